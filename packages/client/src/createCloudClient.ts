@@ -1,0 +1,331 @@
+import type {
+  BackupPolicy,
+  BillingEligibilityDecision,
+  BucketList,
+  CloudVmRestore,
+  CreateCloudVmRequest,
+  EnableGpuVmBackupsRequest,
+  NatPortForwardingRule,
+  OperationAcceptance,
+  OperationId,
+  UpdateNatPortForwardingRuleRequest,
+} from '@cloud-api/types';
+import { apiOperations } from '@cloud-api/types';
+import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
+import { billingGuard, planIdAsSkuCode, type SkuCodeResolver } from './billingGuard.js';
+import { type ClientLogger, safeLogger } from './clientLogger.js';
+import type { ClientPaths } from './clientPaths.js';
+import { bindEnvironment, type EnvironmentUrls } from './environmentBinding.js';
+import { ApiError, apiErrorFromResponse, ClientConfigError } from './errors.js';
+import { checkPollingPath, pollUntilDone, type WaitForOperationOptions } from './operationPolling.js';
+import {
+  baseUrlGuard,
+  bearerAuth,
+  idempotencyKeys,
+  requestRules,
+  workspaceIdCheck,
+} from './requestMiddleware.js';
+import { tokenRedactor } from './tokenRedaction.js';
+import {
+  createTransport,
+  type FetchFunction,
+  type RetryOptions,
+  resolveRetryOptions,
+  resolveTimeoutMs,
+} from './transport.js';
+import { canonicalWorkspaceId } from './workspaceId.js';
+
+export interface CloudClientOptions {
+  /** Platform API token: `svc_prod_key_…` (production) or `svc_dev_key_…` (development). */
+  readonly token: string;
+  /** Workspace every request is scoped to (a positive decimal integer); a call may override it. */
+  readonly workspaceId: string | number;
+  /** Base URLs of the environments, each ending in `/v1`. Defaults: the spec's servers. */
+  readonly environments?: EnvironmentUrls;
+  /** Optional cross-check: must equal the base URL of the token's environment. */
+  readonly baseUrl?: string;
+  /** The fetch to send requests with (default: global fetch). Receives a `Request`. */
+  readonly fetch?: FetchFunction;
+  /** Retries on network failure of reads and keyed requests. */
+  readonly retry?: RetryOptions;
+  /** Per-attempt timeout in milliseconds. Default 30 000. */
+  readonly timeoutMs?: number;
+  /** Receives structured log entries (never the token, headers or bodies). */
+  readonly logger?: ClientLogger;
+  readonly billing?: {
+    /** SKU code the preflight asks about for a billable create. Default: the body's `plan_id`. */
+    readonly skuCodeFor?: SkuCodeResolver;
+  };
+}
+
+export interface CallOptions {
+  /** Overrides the client's workspace for this call. */
+  readonly workspaceId?: string | number;
+  readonly signal?: AbortSignal;
+}
+
+export interface KeyedCallOptions extends CallOptions {
+  /** Replays a request with this key; by default a fresh UUID is used per call. */
+  readonly idempotencyKey?: string;
+}
+
+export interface NatPortForwardingRuleRef {
+  readonly vpcId: string;
+  readonly natGatewayId: string;
+  readonly portForwardingRuleId: string;
+}
+
+export interface CloudClient {
+  /** The typed openapi-fetch client, every rule applied: returns `{ data, error, response }`. */
+  readonly api: Client<ClientPaths>;
+  readonly environment: 'production' | 'development';
+  readonly baseUrl: string;
+  readonly workspaceId: string;
+  checkBillingEligibility(skuCode: string, options?: CallOptions): Promise<BillingEligibilityDecision>;
+  listBuckets(options?: CallOptions): Promise<BucketList>;
+  createCloudVm(body: CreateCloudVmRequest, options?: KeyedCallOptions): Promise<OperationAcceptance>;
+  enableGpuVmBackups(
+    vmId: string,
+    body?: EnableGpuVmBackupsRequest,
+    options?: CallOptions,
+  ): Promise<BackupPolicy>;
+  deleteGpuVm(vmId: string, options?: KeyedCallOptions): Promise<OperationAcceptance>;
+  getCloudVmSnapshotRestore(restoreId: string, options?: CallOptions): Promise<CloudVmRestore>;
+  updateNatPortForwardingRule(
+    rule: NatPortForwardingRuleRef,
+    body: UpdateNatPortForwardingRuleRequest,
+    options?: CallOptions,
+  ): Promise<NatPortForwardingRule>;
+  releaseReservedIp(reservedIpId: string, options?: CallOptions): Promise<void>;
+  waitForOperation(operationId: string, options: WaitForOperationOptions): Promise<unknown>;
+}
+
+type TextAnswer = { data?: string; error?: unknown; response: Response };
+
+/**
+ * Creates a client bound to one token, its environment and a workspace. Configuration mistakes
+ * (unknown token prefix, other environment's URL, base URL without `/v1`, bad workspace id) throw
+ * here, before any request.
+ */
+export function createCloudClient(options: CloudClientOptions): CloudClient {
+  if (typeof options !== 'object' || options === null) {
+    throw new ClientConfigError('createCloudClient needs an options object: { token, workspaceId, … }.');
+  }
+  const { token } = options;
+  const binding = bindEnvironment({ token, environments: options.environments, baseUrl: options.baseUrl });
+  const redact = tokenRedactor(token);
+  const defaultWorkspaceId = canonicalWorkspaceId(options.workspaceId, 'workspaceId');
+  const retry = resolveRetryOptions(options.retry);
+  const timeoutMs = resolveTimeoutMs(options.timeoutMs);
+  const log = safeLogger(options.logger, redact);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new ClientConfigError('`fetch` must be a function that takes a Request and returns a Response.');
+  }
+  const skuCodeFor = options.billing?.skuCodeFor ?? planIdAsSkuCode;
+
+  const serializeQuery = createQuerySerializer();
+  const api = createClient<ClientPaths>({
+    baseUrl: binding.baseUrl,
+    fetch: createTransport({ fetch: options.fetch, retry, timeoutMs, redact, log }),
+    // Fills in the client's workspace unless the call names one, and refuses a malformed one.
+    querySerializer: (query: Record<string, unknown>) =>
+      serializeQuery({
+        ...query,
+        workspace_id:
+          query.workspace_id === undefined
+            ? defaultWorkspaceId
+            : canonicalWorkspaceId(query.workspace_id, 'workspace_id'),
+      }),
+  });
+  api.use(
+    requestRules([
+      baseUrlGuard(binding.baseUrl, binding.environment),
+      workspaceIdCheck(),
+      bearerAuth(token),
+      idempotencyKeys(),
+    ]),
+    billingGuard({ api: () => api, skuCodeFor, redact, log }),
+  );
+
+  const query = (call: CallOptions | undefined) => ({
+    workspace_id:
+      call?.workspaceId === undefined
+        ? defaultWorkspaceId
+        : canonicalWorkspaceId(call.workspaceId, 'workspaceId'),
+  });
+  const keyHeader = (call: KeyedCallOptions | undefined) =>
+    call?.idempotencyKey === undefined ? {} : { 'X-Idempotency-Key': call.idempotencyKey };
+  const signal = (call: CallOptions | undefined) => (call?.signal ? { signal: call.signal } : {});
+
+  async function expectAnswer<T>(
+    operationId: OperationId,
+    answer: Promise<TextAnswer>,
+    hasBody: boolean,
+  ): Promise<T> {
+    const { data, error, response } = await answer;
+    const { method, path } = apiOperations[operationId];
+    const fields = { operationId, method: method.toUpperCase(), path, status: response.status };
+    if (!response.ok) {
+      const bodyText = error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
+      throw apiErrorFromResponse({ ...fields, bodyText }, redact);
+    }
+    if (!hasBody) return undefined as T;
+    try {
+      return JSON.parse(data ?? '') as T;
+    } catch {
+      const problem = apiErrorFromResponse({ ...fields, bodyText: data ?? '' }, redact);
+      throw new ApiError({
+        ...fields,
+        detail: undefined,
+        body: problem.body,
+        summary: `the ${response.status} answer should be JSON but is not (${problem.message.replace(/^.*: the body/, 'the body')})`,
+      });
+    }
+  }
+
+  const client: CloudClient = {
+    api,
+    environment: binding.environment,
+    baseUrl: binding.baseUrl,
+    workspaceId: defaultWorkspaceId,
+
+    async checkBillingEligibility(skuCode, call) {
+      return expectAnswer(
+        'checkResourceEligibility',
+        api.POST('/billing/resource-eligibility', {
+          params: { query: query(call) },
+          body: { sku_code: skuCode },
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async listBuckets(call) {
+      return expectAnswer(
+        'listBuckets',
+        api.GET('/object-storage/buckets', {
+          params: { query: query(call) },
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async createCloudVm(body, call) {
+      return expectAnswer(
+        'createCloudVm',
+        api.POST('/compute/cloud-vms', {
+          params: { query: query(call), header: keyHeader(call) },
+          body,
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async enableGpuVmBackups(vmId, body = {}, call) {
+      return expectAnswer(
+        'enableGpuVmBackups',
+        api.POST('/compute/gpu-vms/{vm_id}/backups/enable', {
+          params: { path: { vm_id: vmId }, query: query(call) },
+          body,
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async deleteGpuVm(vmId, call) {
+      return expectAnswer(
+        'deleteGpuVm',
+        api.DELETE('/compute/gpu-vms/{vm_id}', {
+          params: { path: { vm_id: vmId }, query: query(call), header: keyHeader(call) },
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async getCloudVmSnapshotRestore(restoreId, call) {
+      return expectAnswer(
+        'getCloudVmSnapshotRestore',
+        api.GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
+          params: { path: { restore_id: restoreId }, query: query(call) },
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        true,
+      );
+    },
+
+    async updateNatPortForwardingRule(rule, body, call) {
+      return expectAnswer(
+        'updateNatPortForwardingRule',
+        api.PATCH(
+          '/networking/vpcs/{vpc_id}/nat-gateways/{nat_gateway_id}/port-forwarding-rules/{port_forwarding_rule_id}',
+          {
+            params: {
+              path: {
+                vpc_id: rule.vpcId,
+                nat_gateway_id: rule.natGatewayId,
+                port_forwarding_rule_id: rule.portForwardingRuleId,
+              },
+              query: query(call),
+            },
+            body,
+            parseAs: 'text',
+            ...signal(call),
+          },
+        ),
+        true,
+      );
+    },
+
+    async releaseReservedIp(reservedIpId, call) {
+      return expectAnswer(
+        'releaseReservedIp',
+        api.DELETE('/networking/reserved-ips/{reserved_ip_id}', {
+          params: { path: { reserved_ip_id: reservedIpId }, query: query(call) },
+          parseAs: 'text',
+          ...signal(call),
+        }),
+        false,
+      );
+    },
+
+    async waitForOperation(operationId, waitOptions) {
+      const path = checkPollingPath(waitOptions?.path);
+      const pollQuery = query(waitOptions);
+      // The polling path is not in the spec, so it is called through the untyped core of `api`;
+      // it still passes every middleware (base URL, workspace, token).
+      const untyped = api as unknown as {
+        GET(path: string, init: Record<string, unknown>): Promise<TextAnswer>;
+      };
+      return pollUntilDone(operationId, waitOptions, async () => {
+        const { data, error, response } = await untyped.GET(path, {
+          params: { path: { operation_id: operationId }, query: pollQuery },
+          parseAs: 'text',
+          ...signal(waitOptions),
+        });
+        const fields = { operationId: 'waitForOperation', method: 'GET', path, status: response.status };
+        if (!response.ok) {
+          const bodyText =
+            error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
+          throw apiErrorFromResponse({ ...fields, bodyText }, redact);
+        }
+        try {
+          return JSON.parse(data ?? '') as unknown;
+        } catch {
+          throw apiErrorFromResponse({ ...fields, status: response.status, bodyText: data ?? '' }, redact);
+        }
+      });
+    },
+  };
+  return Object.freeze(client);
+}

@@ -1,0 +1,40 @@
+export type {
+  BackupPolicy,
+  BillingEligibilityDecision,
+  BucketList,
+  CloudVmRestore,
+  CreateCloudVmRequest,
+  EnableGpuVmBackupsRequest,
+  ErrorDetail,
+  NatPortForwardingRule,
+  OperationAcceptance,
+  UpdateNatPortForwardingRuleRequest,
+} from '@cloud-api/types';
+export type { SkuCodeResolver } from './billingGuard.js';
+export type { ClientLogEntry, ClientLogger } from './clientLogger.js';
+export type { ClientPaths } from './clientPaths.js';
+export {
+  type CallOptions,
+  type CloudClient,
+  type CloudClientOptions,
+  createCloudClient,
+  type KeyedCallOptions,
+  type NatPortForwardingRuleRef,
+} from './createCloudClient.js';
+export type { EnvironmentUrls } from './environmentBinding.js';
+export {
+  ApiError,
+  BaseUrlError,
+  BillingBlockedError,
+  type BillingBlockReason,
+  ClientConfigError,
+  CloudClientError,
+  InvalidRequestError,
+  NetworkError,
+  OperationDeadlineError,
+  TimeoutError,
+  TokenEnvironmentError,
+  WorkspaceIdError,
+} from './errors.js';
+export { defaultIsDone, type WaitForOperationOptions } from './operationPolling.js';
+export type { FetchFunction, RetryOptions } from './transport.js';

@@ -1,0 +1,176 @@
+import type { ClientLogger } from './clientLogger.js';
+import { ClientConfigError, NetworkError, TimeoutError } from './errors.js';
+import { describeThrown, type Redactor } from './tokenRedaction.js';
+
+export interface RetryOptions {
+  /** Total attempts per request, first one included (1 disables retries). Default 3. */
+  readonly attempts?: number;
+  /** Delay before the first retry; doubles on each further retry. Default 200 ms. */
+  readonly baseDelayMs?: number;
+  /** Upper bound of one delay. Default 2000 ms. */
+  readonly maxDelayMs?: number;
+  /** Full jitter: each delay is drawn uniformly from [0, delay]. Default true. */
+  readonly jitter?: boolean;
+}
+
+export type FetchFunction = (input: Request) => Promise<Response>;
+
+interface TransportSettings {
+  /** The caller's fetch; when absent the global fetch is used (and given the signal in `init`). */
+  readonly fetch: FetchFunction | undefined;
+  readonly retry: Required<RetryOptions>;
+  readonly timeoutMs: number;
+  readonly redact: Redactor;
+  readonly log: ClientLogger | undefined;
+}
+
+export function resolveRetryOptions(retry: RetryOptions | undefined): Required<RetryOptions> {
+  const resolved = {
+    attempts: retry?.attempts ?? 3,
+    baseDelayMs: retry?.baseDelayMs ?? 200,
+    maxDelayMs: retry?.maxDelayMs ?? 2000,
+    jitter: retry?.jitter ?? true,
+  };
+  if (!Number.isInteger(resolved.attempts) || resolved.attempts < 1 || resolved.attempts > 10) {
+    throw new ClientConfigError('`retry.attempts` must be a whole number from 1 (no retry) to 10.');
+  }
+  for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
+    if (!Number.isFinite(resolved[key]) || resolved[key] < 0) {
+      throw new ClientConfigError(`\`retry.${key}\` must be a number of milliseconds, 0 or more.`);
+    }
+  }
+  return resolved;
+}
+
+export function resolveTimeoutMs(timeoutMs: number | undefined): number {
+  const resolved = timeoutMs ?? 30_000;
+  if (!Number.isFinite(resolved) || resolved <= 0) {
+    throw new ClientConfigError('`timeoutMs` must be a positive number of milliseconds.');
+  }
+  return resolved;
+}
+
+/**
+ * Requests that may be sent twice: safe reads, and requests carrying an idempotency key (the
+ * API promises a retry with the same key after a network failure is safe). Every other write is
+ * sent once.
+ */
+function isRetrySafe(request: Request): boolean {
+  return request.method === 'GET' || request.method === 'HEAD' || request.headers.has('X-Idempotency-Key');
+}
+
+function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The `fetch` given to openapi-fetch: a per-attempt timeout (AbortSignal) and bounded retries on
+ * network failure only. An HTTP answer, whatever its status, is never retried. Each attempt gets
+ * the same URL, headers (so the same idempotency key) and the same body bytes.
+ *
+ * Cost matters here (see bench/overhead.ts): one AbortController and one timer per attempt, no
+ * `AbortSignal.any`/`AbortSignal.timeout`, and with the global fetch the signal is handed over
+ * in `init` instead of building another `Request`. The timer covers each attempt until the
+ * response headers arrive; the body is then read under the fetch implementation's own limits.
+ */
+export function createTransport(settings: TransportSettings): FetchFunction {
+  const { retry, timeoutMs, redact, log } = settings;
+  const userFetch = settings.fetch;
+
+  return async function transport(request: Request): Promise<Response> {
+    const callerSignal = request.signal;
+    const maxAttempts = isRetrySafe(request) ? retry.attempts : 1;
+    // Buffer a body that may be sent again, so every attempt sends byte-identical bytes.
+    const body = maxAttempts > 1 && request.body !== null ? await request.arrayBuffer() : undefined;
+    const path = log ? new URL(request.url).pathname : '';
+
+    for (let attempt = 1; ; attempt++) {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+      }, timeoutMs);
+      const onCallerAbort = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      const input =
+        body === undefined
+          ? request
+          : new Request(request.url, {
+              method: request.method,
+              headers: request.headers,
+              body,
+              redirect: request.redirect,
+            });
+      const started = log ? performance.now() : 0;
+      log?.({
+        level: 'debug',
+        event: 'request',
+        message: `${request.method} ${path}`,
+        method: request.method,
+        path,
+        attempt,
+      });
+      try {
+        const response = userFetch
+          ? await userFetch(new Request(input, { signal: controller.signal }))
+          : await globalThis.fetch(input, { signal: controller.signal });
+        log?.({
+          level: 'debug',
+          event: 'response',
+          message: `${request.method} ${path} answered ${response.status}`,
+          method: request.method,
+          path,
+          status: response.status,
+          attempt,
+          durationMs: Math.round(performance.now() - started),
+        });
+        return response;
+      } catch (thrown) {
+        // The caller's own abort is not a network failure: pass it on untouched.
+        if (callerSignal.aborted) throw callerSignal.reason;
+        if (attempt >= maxAttempts) {
+          if (timedOut)
+            throw new TimeoutError({
+              timeoutMs,
+              method: request.method,
+              url: redact(request.url),
+              attempts: attempt,
+            });
+          throw new NetworkError({
+            method: request.method,
+            url: redact(request.url),
+            attempts: attempt,
+            causeDescription: describeThrown(thrown, redact),
+          });
+        }
+        const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+        const delayMs = Math.round(retry.jitter ? Math.random() * ceiling : ceiling);
+        log?.({
+          level: 'warn',
+          event: 'retry',
+          message: `${request.method} ${path} ${timedOut ? 'timed out' : 'failed without an answer'}; retry ${attempt + 1} of ${maxAttempts} in ${delayMs} ms`,
+          method: request.method,
+          path,
+          attempt,
+          delayMs,
+        });
+        await sleep(delayMs, callerSignal);
+      } finally {
+        clearTimeout(timer);
+        callerSignal.removeEventListener('abort', onCallerAbort);
+      }
+    }
+  };
+}

@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+
+/** How an Authorization header can be missing or malformed. `null` means the header is absent. */
+export function malformedAuthorizationCases(validToken: string): { kind: string; header: string | null }[] {
+  const basic = Buffer.from('conformance:not-a-bearer-token').toString('base64');
+  return [
+    { kind: 'absent', header: null },
+    { kind: 'empty', header: '' },
+    { kind: 'Basic scheme', header: `Basic ${basic}` },
+    { kind: 'Basic scheme carrying the token', header: `Basic ${validToken}` },
+    {
+      kind: 'Basic scheme carrying the token as user',
+      header: `Basic ${Buffer.from(`${validToken}:`).toString('base64')}`,
+    },
+    { kind: 'no scheme', header: validToken },
+    { kind: 'scheme only', header: 'Bearer' },
+    { kind: 'scheme and space only', header: 'Bearer ' },
+    { kind: 'other scheme', header: `Token ${validToken}` },
+    { kind: 'no space after scheme', header: `Bearer${validToken}` },
+  ];
+}
+
+export function malformedAuthorization(
+  validToken: string,
+): fc.Arbitrary<{ kind: string; header: string | null }> {
+  return fc.constantFrom(...malformedAuthorizationCases(validToken));
+}
+
+/** Tokens no environment issued: random text, and random text behind a real prefix. */
+export function unknownToken(environmentPrefix: string): fc.Arbitrary<string> {
+  const body = fc.stringMatching(/^[a-z0-9]{1,16}$/);
+  return fc.oneof(
+    body.map((b) => `${environmentPrefix}${b}`),
+    body.map((b) => `${environmentPrefix}conformance_unknown_${b}`),
+    fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,24}$/),
+  );
+}
+
+export const tokenPrefixes = { development: 'svc_dev_key_', production: 'svc_prod_key_' } as const;

@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+
+/** Partial NAT rule updates: every field optional, values of the documented types within common bounds. */
+export const natRulePatch = fc.record(
+  {
+    name: fc.stringMatching(/^[a-z][a-z0-9-]{0,19}$/),
+    protocol: fc.constantFrom('tcp', 'udp'),
+    external_port: fc.integer({ min: 1024, max: 65535 }),
+    internal_ip: fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
+      .map(([a, b]) => `10.0.${a}.${b}`),
+    internal_port: fc.integer({ min: 1, max: 65535 }),
+    note: fc.string({ maxLength: 30 }),
+    enabled: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+
+export const NAT_RULE_FIELDS = [
+  'name',
+  'protocol',
+  'external_port',
+  'internal_ip',
+  'internal_port',
+  'note',
+  'enabled',
+] as const;
+
+/** Bodies a client may send by mistake: malformed JSON, wrong types, odd encodings, hostile keys. */
+export const malformedBody: fc.Arbitrary<{ kind: string; body: string; contentType: string }> = fc.oneof(
+  fc
+    .constantFrom('{', '{"a":', '[', 'nul', '{"a":1,}', "{'a':1}", '\u0000', '{"a":"\\ud800"}')
+    .map((body) => ({ kind: 'malformed JSON', body, contentType: 'application/json' })),
+  fc
+    .constantFrom('"text"', '42', 'null', 'true', '[]', '[1,2]')
+    .map((body) => ({ kind: 'JSON that is not an object', body, contentType: 'application/json' })),
+  fc
+    .record(
+      {
+        sku_code: fc.oneof(
+          fc.integer(),
+          fc.boolean(),
+          fc.constant(null),
+          fc.array(fc.integer(), { maxLength: 2 }),
+        ),
+        retention_days: fc.oneof(fc.string({ maxLength: 5 }), fc.double(), fc.constant(-1)),
+        external_port: fc.oneof(fc.string({ maxLength: 5 }), fc.constant(1e300), fc.constant(-80)),
+        enabled: fc.oneof(fc.string({ maxLength: 5 }), fc.integer()),
+        schedule: fc.oneof(fc.string({ maxLength: 5 }), fc.constant([]), fc.constant({ hour: 'x' })),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => ({ kind: 'wrong types', body: JSON.stringify(value), contentType: 'application/json' })),
+  fc
+    .constantFrom('{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}')
+    .map((body) => ({ kind: 'prototype-polluting keys', body, contentType: 'application/json' })),
+  fc
+    .constantFrom(
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+    )
+    .map((contentType) => ({ kind: 'odd content type', body: '{"sku_code":"x"}', contentType })),
+  fc
+    .string({ unit: 'binary', maxLength: 40 })
+    .map((body) => ({ kind: 'random text', body, contentType: 'application/json' })),
+);

@@ -1,0 +1,315 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openApiJsonPath } from '@cloud-api/spec';
+import type { Reporter, TestModule } from 'vitest/node';
+import { jsonReport } from '../reporters/jsonReport.js';
+import { junitReport } from '../reporters/junitReport.js';
+import type { ReportWriter } from '../reporters/reportWriter.js';
+import {
+  type CreatedRecord,
+  exitCodeOf,
+  type RunOutcome,
+  ruleOutcomes,
+  testOutcomes,
+  totalsOf,
+} from '../reporters/runOutcome.js';
+import { tableReport } from '../reporters/tableReport.js';
+import { rules as catalogue, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
+import type { ReplayCase, RunConfig } from '../suite/runConfig.js';
+import {
+  loadProfileFile,
+  profileSecrets,
+  redactProfile,
+  redactText,
+  scopeNames,
+  type TargetProfile,
+} from '../targetProfile/index.js';
+import { startPrismTarget } from '../targets/prismTarget.js';
+import type { RunningTarget } from '../targets/runningTarget.js';
+import { embeddedSandboxProfile, loadSandboxModule, startSandboxTarget } from '../targets/sandboxTarget.js';
+
+export const reportWriters: Readonly<Record<string, ReportWriter>> = {
+  table: tableReport,
+  json: jsonReport,
+  junit: junitReport,
+};
+
+export interface RunOptions {
+  /** `sandbox` (default, in-process), `prism`, or a profile file path. */
+  readonly target?: string;
+  /** Use this profile object instead of a file (programmatic use and tests). */
+  readonly profile?: TargetProfile;
+  readonly rules?: string;
+  readonly depth?: number;
+  readonly seed?: number;
+  readonly reporters?: readonly string[];
+  readonly outDir?: string;
+  readonly replayFile?: string;
+  readonly allowProduction?: boolean;
+  readonly shard?: string;
+  /** Whole-run deadline; checks still running then are cancelled and reported. */
+  readonly deadlineMs?: number;
+  readonly sandboxFault?: string;
+  readonly sandboxVariant?: string;
+  readonly print?: (text: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Aborting (Ctrl-C) cancels the run; the target is still stopped. */
+  readonly signal?: AbortSignal;
+}
+
+export interface RunResult {
+  readonly exitCode: number;
+  readonly outcome: RunOutcome;
+  readonly outDir: string;
+}
+
+/** Bad options or a refused profile: printed as one clear message, never a stack trace. */
+export class RunSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunSetupError';
+  }
+}
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+function suiteVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function specHash(): string {
+  return createHash('sha256').update(readFileSync(openApiJsonPath)).digest('hex');
+}
+
+/** Property files next to the engine: `*.property.js` in dist, `*.property.ts` when run from source. */
+function propertiesDir(): string {
+  return fileURLToPath(new URL('../properties/', import.meta.url));
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+interface ResolvedTarget {
+  readonly profile: TargetProfile;
+  readonly kind: TargetKind;
+  readonly running?: RunningTarget;
+}
+
+async function resolveTarget(options: RunOptions): Promise<ResolvedTarget> {
+  const target = options.target ?? 'sandbox';
+  if (options.profile) return { profile: options.profile, kind: 'real' };
+  if (target === 'sandbox') {
+    const sandbox = await loadSandboxModule();
+    const base = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
+    const running = await startSandboxTarget(base, {
+      fault: options.sandboxFault,
+      variant: options.sandboxVariant,
+    });
+    return { profile: { ...base, baseUrl: running.baseUrl }, kind: 'sandbox', running };
+  }
+  if (target === 'prism') {
+    const profile = loadProfileFile(join(packageRoot, 'profiles', 'prism.yaml'), options.env);
+    const running = await startPrismTarget();
+    return { profile: { ...profile, baseUrl: running.baseUrl }, kind: 'prism', running };
+  }
+  const profile = loadProfileFile(target, options.env);
+  return { profile, kind: profile.name === 'prism' ? 'prism' : 'real' };
+}
+
+/** A production profile runs only when the profile and the command line both allow it. */
+export function productionGuard(profile: TargetProfile, allowProductionFlag: boolean): void {
+  if (profile.environment !== 'production') return;
+  if (profile.allowProduction === true && allowProductionFlag) return;
+  const missing = [
+    ...(profile.allowProduction === true ? [] : ['the profile sets "allowProduction: true"']),
+    ...(allowProductionFlag ? [] : ['the command line passes --allow-production']),
+  ];
+  throw new RunSetupError(
+    `Refusing to run against production profile "${profile.name}": it runs only when ${missing.join(' and ')}.`,
+  );
+}
+
+interface ReplayFile {
+  readonly kind: 'conformance-replay';
+  readonly rule: string;
+  readonly test: string;
+  readonly seed: number;
+  readonly path: string;
+  readonly depth?: number;
+}
+
+function readReplayFile(path: string): ReplayFile {
+  let parsed: Partial<ReplayFile>;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ReplayFile>;
+  } catch (error) {
+    throw new RunSetupError(
+      `--replay ${path}: cannot read a replay file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  if (
+    parsed.kind !== 'conformance-replay' ||
+    typeof parsed.test !== 'string' ||
+    typeof parsed.seed !== 'number' ||
+    typeof parsed.path !== 'string'
+  ) {
+    throw new RunSetupError(
+      `--replay ${path}: not a replay file written by a conformance failure (needs kind, test, seed, path)`,
+    );
+  }
+  return parsed as ReplayFile;
+}
+
+function readCreated(runDir: string): CreatedRecord[] {
+  const file = join(runDir, 'created.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CreatedRecord);
+}
+
+/** Collects the finished test modules; the per-rule table and files are written from them. */
+class RuleResultsReporter implements Reporter {
+  modules: readonly TestModule[] = [];
+  unhandled: string[] = [];
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<{ message?: string }>,
+  ): void {
+    this.modules = testModules;
+    this.unhandled = unhandledErrors.map((e) => e.message ?? String(e));
+  }
+}
+
+/**
+ * The programmable core: resolves and starts the target, runs the property files with vitest,
+ * writes the reports, and always stops what it started.
+ */
+export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const reporterNames = options.reporters && options.reporters.length > 0 ? options.reporters : ['table'];
+  for (const name of reporterNames) {
+    if (!reportWriters[name])
+      throw new RunSetupError(
+        `--reporter ${name}: unknown reporter; use one of ${Object.keys(reportWriters).join(', ')}`,
+      );
+  }
+  const depth = options.depth ?? 25;
+  if (!Number.isInteger(depth) || depth < 1)
+    throw new RunSetupError(`--depth ${depth}: must be a positive integer (runs per property)`);
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  if (!Number.isInteger(seed)) throw new RunSetupError(`--seed ${seed}: must be an integer`);
+  if (options.shard && !/^\d+\/\d+$/.test(options.shard))
+    throw new RunSetupError(`--shard ${options.shard}: use i/n, e.g. 1/3`);
+
+  const replayFile = options.replayFile ? readReplayFile(options.replayFile) : undefined;
+  const selected = replayFile ? [replayFile.rule] : options.rules ? selectRules(options.rules) : undefined;
+  const replay: ReplayCase | undefined = replayFile
+    ? { testTitle: replayFile.test, seed: replayFile.seed, path: replayFile.path }
+    : undefined;
+
+  const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
+  mkdirSync(outDir, { recursive: true });
+  const startedAt = new Date();
+  const deadlineMs = options.deadlineMs ?? 10 * 60_000;
+
+  const target = await resolveTarget(options);
+  const secrets = profileSecrets(target.profile);
+  const redact = (text: string): string => redactText(text, secrets);
+  let vitest: Awaited<ReturnType<typeof import('vitest/node').createVitest>> | undefined;
+  const onAbort = (): void => {
+    void vitest?.cancelCurrentRun('keyboard-input');
+  };
+  options.signal?.addEventListener('abort', onAbort);
+  try {
+    productionGuard(target.profile, options.allowProduction === true);
+    const config: RunConfig = {
+      profile: target.profile,
+      targetKind: target.kind,
+      depth: replayFile?.depth ?? depth,
+      seed: replay?.seed ?? seed,
+      runDir: outDir,
+      deadlineAt: Date.now() + deadlineMs,
+      ...(replay ? { replay } : {}),
+    };
+    const collector = new RuleResultsReporter();
+    const namePattern = replay
+      ? new RegExp(`^${escapeRegex(replay.testTitle)}$`)
+      : selected
+        ? new RegExp(`^(${selected.map(escapeRegex).join('|')}) `)
+        : undefined;
+    const { createVitest } = await import('vitest/node');
+    vitest = await createVitest(
+      'test',
+      {
+        config: false,
+        root: propertiesDir(),
+        dir: propertiesDir(),
+        include: ['**/*.property.{js,ts}'],
+        watch: false,
+        reporters: [collector],
+        provide: { conformanceRun: config },
+        fileParallelism: false,
+        isolate: false,
+        testTimeout: Math.min(deadlineMs, 300_000),
+        hookTimeout: 30_000,
+        passWithNoTests: true,
+        silent: true,
+        ...(namePattern ? { testNamePattern: namePattern } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
+      },
+      { logLevel: 'silent', cacheDir: join(outDir, '.vite') },
+    );
+    const deadline = setTimeout(() => void vitest?.cancelCurrentRun('keyboard-input'), deadlineMs + 5_000);
+    try {
+      await vitest.start();
+    } finally {
+      clearTimeout(deadline);
+    }
+    const { tests, runErrors } = testOutcomes(collector.modules, redact);
+    // Tests left out by --rules/--replay are not part of this run's report.
+    const ranTests = tests.filter((t) => !namePattern || namePattern.test(t.title));
+    const order = new Map(catalogue.map((rule, index) => [rule.id, index]));
+    const rules = ruleOutcomes(ranTests).sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
+    const outcome: RunOutcome = {
+      info: {
+        suiteVersion: suiteVersion(),
+        specHash: specHash(),
+        target: target.profile.name,
+        targetKind: target.kind,
+        seed: config.seed,
+        depth: config.depth,
+        profile: redactProfile(target.profile),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        ...(options.shard ? { shard: options.shard } : {}),
+      },
+      rules,
+      tests: ranTests,
+      runErrors: [
+        ...runErrors,
+        ...collector.unhandled.map(redact),
+        ...(options.signal?.aborted ? ['run interrupted (Ctrl-C)'] : []),
+      ],
+      created: readCreated(outDir),
+      totals: totalsOf(rules),
+    };
+    for (const name of reporterNames)
+      reportWriters[name]?.write(outcome, { outDir, print: (text) => print(redact(text)) });
+    return { exitCode: exitCodeOf(outcome), outcome, outDir };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await vitest?.close().catch(() => undefined);
+    await target.running?.stop().catch(() => undefined);
+  }
+}

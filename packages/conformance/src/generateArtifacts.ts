@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderRuleMatrix } from './ruleCatalogue/ruleMatrix.js';
+import { targetProfileSchema } from './targetProfile/index.js';
+
+/** Files generated from the package's data and committed; tests fail when they are stale. */
+export const ruleMatrixPath: string = fileURLToPath(
+  new URL('../../../docs/reference/rule-matrix.md', import.meta.url),
+);
+export const profileSchemaPath: string = fileURLToPath(
+  new URL('../schema/target-profile.schema.json', import.meta.url),
+);
+
+export function renderProfileSchemaFile(): string {
+  return `${JSON.stringify(targetProfileSchema(), null, 2)}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  mkdirSync(dirname(ruleMatrixPath), { recursive: true });
+  writeFileSync(ruleMatrixPath, renderRuleMatrix());
+  writeFileSync(profileSchemaPath, renderProfileSchemaFile());
+  process.stdout.write(`wrote ${ruleMatrixPath}\nwrote ${profileSchemaPath}\n`);
+}

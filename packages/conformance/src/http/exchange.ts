@@ -1,0 +1,39 @@
+/** One request the suite sends, relative to the profile's base URL. */
+export interface ApiRequest {
+  readonly method: string;
+  /** Path below the base URL, already encoded, e.g. `/compute/gpu-vms/vm-1/backups/enable`. */
+  readonly path: string;
+  /** Query parameters in order; a parameter left out is absent from the URL. */
+  readonly query: readonly (readonly [string, string])[];
+  readonly headers: Readonly<Record<string, string>>;
+  /** Raw body text (already serialized); absent for no body. */
+  readonly body?: string;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bodyText: string;
+  /** The parsed body when it is JSON; `undefined` when empty or not JSON. */
+  readonly json: unknown;
+  readonly isJson: boolean;
+  readonly durationMs: number;
+}
+
+export interface Exchange {
+  readonly request: ApiRequest;
+  readonly url: string;
+  readonly response: ApiResponse;
+}
+
+/** The target gave no usable HTTP answer (timeout, reset, refused). */
+export class TransportError extends Error {
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    readonly reason: string,
+  ) {
+    super(`${method} ${url}: no answer from the target — ${reason}`);
+    this.name = 'TransportError';
+  }
+}

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JSON_REPORT_FILE } from '../reporters/jsonReport.js';
+import type { RunOutcome } from '../reporters/runOutcome.js';
+import { loadSandboxModule } from '../targets/sandboxTarget.js';
+
+export interface MutantResult {
+  readonly kind: 'fault' | 'variant';
+  readonly id: string;
+  /** The rule the fault breaks (faults only). */
+  readonly rule?: string;
+  readonly failedRules: readonly string[];
+  /** Faults: caught by at least one failing rule. Variants: passed with no failure. */
+  readonly ok: boolean;
+  readonly note?: string;
+  readonly durationMs: number;
+}
+
+export interface MutationSummary {
+  readonly results: readonly MutantResult[];
+  readonly faultsCaught: number;
+  readonly faults: number;
+  readonly variantsPassed: number;
+  readonly variants: number;
+  readonly exitCode: number;
+}
+
+export interface MutationOptions {
+  readonly depth?: number;
+  readonly seed?: number;
+  readonly concurrency?: number;
+  /** Only these fault/variant ids (for quick checks). */
+  readonly only?: readonly string[];
+  readonly print?: (text: string) => void;
+  /** The CLI to run per mutant; defaults to the built `cli.js` beside this module. */
+  readonly cliPath?: string;
+}
+
+interface Job {
+  readonly kind: 'fault' | 'variant';
+  readonly id: string;
+  readonly rule?: string;
+}
+
+function runOne(
+  job: Job,
+  options: Required<Pick<MutationOptions, 'depth' | 'seed'>> & { cliPath: string },
+): Promise<MutantResult> {
+  const outDir = mkdtempSync(join(tmpdir(), `conformance-mutant-${job.id}-`));
+  const args = [
+    options.cliPath,
+    '--target',
+    'sandbox',
+    job.kind === 'fault' ? '--sandbox-fault' : '--sandbox-variant',
+    job.id,
+    '--reporter',
+    'json',
+    '--out',
+    outDir,
+    '--depth',
+    String(options.depth),
+    '--seed',
+    String(options.seed),
+    '--deadline',
+    '120',
+  ];
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + String(chunk)).slice(-4000);
+    });
+    child.on('close', (code) => {
+      let outcome: RunOutcome | undefined;
+      try {
+        outcome = JSON.parse(readFileSync(join(outDir, JSON_REPORT_FILE), 'utf8')) as RunOutcome;
+      } catch {
+        outcome = undefined;
+      }
+      const failedRules = outcome?.rules.filter((r) => r.state === 'failed').map((r) => r.id) ?? [];
+      const runErrors = outcome?.runErrors ?? [
+        `no report (exit ${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`,
+      ];
+      const durationMs = Date.now() - started;
+      if (job.kind === 'fault') {
+        resolve({
+          kind: 'fault',
+          id: job.id,
+          ...(job.rule ? { rule: job.rule } : {}),
+          failedRules,
+          ok: failedRules.length > 0,
+          ...(runErrors.length > 0 ? { note: runErrors.join('; ') } : {}),
+          durationMs,
+        });
+      } else {
+        resolve({
+          kind: 'variant',
+          id: job.id,
+          failedRules,
+          ok: failedRules.length === 0 && runErrors.length === 0 && code === 0,
+          ...(runErrors.length > 0 ? { note: runErrors.join('; ') } : {}),
+          durationMs,
+        });
+      }
+    });
+  });
+}
+
+export function renderMutationMatrix(summary: MutationSummary): string {
+  const lines: string[] = [];
+  const width = Math.max(10, ...summary.results.map((r) => r.id.length));
+  lines.push(`${'FAULT'.padEnd(width)}  RULE       CAUGHT  FAILING RULES`);
+  for (const r of summary.results.filter((x) => x.kind === 'fault')) {
+    const own = r.rule && r.failedRules.includes(r.rule) ? '' : r.ok ? ' (not its own rule)' : '';
+    lines.push(
+      `${r.id.padEnd(width)}  ${(r.rule ?? '-').padEnd(9)}  ${(r.ok ? 'yes' : 'NO').padEnd(6)}  ${r.failedRules.join(', ') || '-'}${own}${r.note ? `  [${r.note}]` : ''}`,
+    );
+  }
+  lines.push('', `${'VARIANT'.padEnd(width)}  PASSED  FAILING RULES`);
+  for (const r of summary.results.filter((x) => x.kind === 'variant')) {
+    lines.push(
+      `${r.id.padEnd(width)}  ${(r.ok ? 'yes' : 'NO').padEnd(6)}  ${r.failedRules.join(', ') || '-'}${r.note ? `  [${r.note}]` : ''}`,
+    );
+  }
+  lines.push(
+    '',
+    `Faults caught: ${summary.faultsCaught}/${summary.faults} (${summary.faults ? Math.round((100 * summary.faultsCaught) / summary.faults) : 100}%) — variants passing: ${summary.variantsPassed}/${summary.variants}`,
+  );
+  return lines.join('\n');
+}
+
+/** Runs the suite against every sandbox fault and variant (each its own process, `concurrency` at a time). */
+export async function runMutants(options: MutationOptions = {}): Promise<MutationSummary> {
+  const sandbox = await loadSandboxModule();
+  const cliPath = options.cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
+  const jobs: Job[] = [
+    ...sandbox.faultCatalogue.map((f) => ({ kind: 'fault' as const, id: f.id, rule: f.rule })),
+    ...sandbox.variantCatalogue.map((v) => ({ kind: 'variant' as const, id: v.id })),
+  ].filter((job) => !options.only || options.only.includes(job.id));
+  const settings = { depth: options.depth ?? 5, seed: options.seed ?? 424242, cliPath };
+  const results: MutantResult[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const index = next++;
+      const job = jobs[index] as Job;
+      const result = await runOne(job, settings);
+      results[index] = result;
+      options.print?.(
+        `${result.kind} ${result.id}: ${result.kind === 'fault' ? (result.ok ? 'caught' : 'NOT caught') : result.ok ? 'passed' : 'FAILED'} (${(result.durationMs / 1000).toFixed(1)} s)`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  const faults = results.filter((r) => r.kind === 'fault');
+  const variants = results.filter((r) => r.kind === 'variant');
+  const faultsCaught = faults.filter((r) => r.ok).length;
+  const variantsPassed = variants.filter((r) => r.ok).length;
+  return {
+    results,
+    faults: faults.length,
+    faultsCaught,
+    variants: variants.length,
+    variantsPassed,
+    exitCode: faultsCaught === faults.length && variantsPassed === variants.length ? 0 : 1,
+  };
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
+
+const positive =
+  (name: string) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new InvalidArgumentError(`${name} must be a positive integer.`);
+    return Number(value);
+  };
+
+const program = new Command()
+  .name('conformance:mutants')
+  .description(
+    'Runs the conformance suite against every sandbox fault (each must be caught) and variant (each must pass).',
+  )
+  .option('--depth <n>', 'runs per property for each mutant', positive('--depth'), 5)
+  .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
+  .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 2)
+  .option('--only <ids>', 'comma-separated fault/variant ids')
+  .showHelpAfterError();
+
+program.parse();
+const opts = program.opts<{ depth: number; seed: number; concurrency: number; only?: string }>();
+try {
+  const started = Date.now();
+  const summary = await runMutants({
+    depth: opts.depth,
+    seed: opts.seed,
+    concurrency: opts.concurrency,
+    print: (line) => process.stderr.write(`${line}\n`),
+    ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()) } : {}),
+  });
+  process.stdout.write(
+    `${renderMutationMatrix(summary)}\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  process.exitCode = summary.exitCode;
+} catch (error) {
+  process.stderr.write(`conformance:mutants: ${(error as Error).message}\n`);
+  process.exitCode = 2;
+}

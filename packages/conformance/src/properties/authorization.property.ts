@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { allowsWorkspace, hasScope, namedIdentities } from '../suite/identities.js';
+import { expectStatus, is2xx } from '../suite/ruleViolation.js';
+import { getSuite, ruleTest } from '../suite/suiteContext.js';
+
+const notRefused = (status: number): boolean => status !== 401 && status !== 403;
+
+ruleTest('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
+  const suite = getSuite();
+  const { primary } = suite.profile.workspaces;
+  const pairs = usableOperations(suite, 'probe').flatMap((op) =>
+    namedIdentities(suite.profile)
+      .filter((identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary))
+      .map((identity) => ({ op, identity })),
+  );
+  if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
+  await t.check(
+    fc.constantFrom(...pairs),
+    async ({ op, identity }) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { token: identity.token }));
+      expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks ${op.scope}`);
+    },
+    { examples: pairs },
+  );
+});
+
+ruleTest(
+  'SCOPE-2',
+  'never refuses with 401/403 an identity holding the scope and the workspace',
+  async (t) => {
+    const suite = getSuite();
+    const { primary, secondary } = suite.profile.workspaces;
+    const cases = usableOperations(suite, 'positive').flatMap((op) =>
+      namedIdentities(suite.profile).flatMap((identity) =>
+        [primary, secondary]
+          .filter((ws) => hasScope(identity, op.scope) && allowsWorkspace(identity, ws))
+          .map((workspace) => ({ op, identity, workspace })),
+      ),
+    );
+    if (cases.length === 0) return t.skip('profile has no identity holding the scope of a usable operation');
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ op, identity, workspace }) => {
+        const exchange = await suite.http.send(
+          operationRequest(op, suite, 'positive', { token: identity.token, workspaceId: workspace }),
+        );
+        expectStatus(
+          exchange,
+          notRefused,
+          `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
+        );
+      },
+      { examples: cases },
+    );
+  },
+);
+
+ruleTest(
+  'POLICY-1',
+  'answers 403 to a specific-workspaces identity on a workspace outside its list',
+  async (t) => {
+    const suite = getSuite();
+    const { primary, secondary, billingDenied } = suite.profile.workspaces;
+    const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+    const cases = usableOperations(suite, 'probe').flatMap((op) =>
+      namedIdentities(suite.profile)
+        .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
+        .flatMap((identity) =>
+          workspaces
+            .filter((ws) => !allowsWorkspace(identity, ws))
+            .map((workspace) => ({ op, identity, workspace })),
+        ),
+    );
+    if (cases.length === 0)
+      return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ op, identity, workspace }) => {
+        const exchange = await suite.http.send(
+          operationRequest(op, suite, 'probe', { token: identity.token, workspaceId: workspace }),
+        );
+        expectStatus(
+          exchange,
+          (s) => s === 403,
+          `403: identity "${identity.name}" may not use workspace ${workspace}`,
+        );
+      },
+      { examples: cases },
+    );
+  },
+);
+
+ruleTest(
+  'POLICY-2',
+  'lets an entire-organization identity use every workspace of the organization',
+  async (t) => {
+    const suite = getSuite();
+    const { primary, secondary } = suite.profile.workspaces;
+    const cases = usableOperations(suite, 'positive').flatMap((op) =>
+      namedIdentities(suite.profile)
+        .filter((identity) => identity.workspaces === 'all' && hasScope(identity, op.scope))
+        .flatMap((identity) => [primary, secondary].map((workspace) => ({ op, identity, workspace }))),
+    );
+    if (cases.length === 0) return t.skip('profile has no entire-organization identity');
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ op, identity, workspace }) => {
+        const exchange = await suite.http.send(
+          operationRequest(op, suite, 'positive', { token: identity.token, workspaceId: workspace }),
+        );
+        expectStatus(
+          exchange,
+          (s) => is2xx(s) || (op.pathParameters.length > 0 && (s === 404 || s === 409)),
+          `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
+        );
+      },
+      { examples: cases },
+    );
+  },
+);

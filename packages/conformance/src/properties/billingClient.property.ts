@@ -1,0 +1,235 @@
+import { BillingBlockedError, createCloudClient } from '@cloud-api/client';
+import fc from 'fast-check';
+import { CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
+import {
+  createRecordingFetch,
+  type DecisionOverride,
+  type RecordedRequest,
+} from '../suite/recordingFetch.js';
+import { getSuite, ruleTest, type Suite } from '../suite/suiteContext.js';
+
+function clientFor(suite: Suite, options: { decision?: DecisionOverride; workspaceId?: string } = {}) {
+  const base = new URL(suite.profile.baseUrl);
+  const recorder = createRecordingFetch({
+    origin: base.origin,
+    basePath: base.pathname.replace(/\/$/, ''),
+    forwardCreates: suite.profile.mutations === true,
+    timeoutMs: suite.profile.requestTimeoutMs ?? 10_000,
+    ...(options.decision ? { decision: options.decision } : {}),
+  });
+  const client = createCloudClient({
+    token: suite.fullToken('vm.write'),
+    workspaceId: options.workspaceId ?? suite.profile.workspaces.primary,
+    environments: { [suite.profile.environment]: suite.profile.baseUrl },
+    fetch: recorder.fetch,
+    retry: { attempts: 1 },
+    billing: { skuCodeFor: () => suite.profile.billing.skuCode },
+  } as Parameters<typeof createCloudClient>[0]);
+  return { client, log: recorder.log };
+}
+
+const createBody = fc.record({
+  name: fc.stringMatching(/^conformance-[a-z0-9]{1,8}$/),
+  plan_id: fc.constantFrom('plan-std-2c-4g', 'plan-std-4c-8g'),
+  template_id: fc.constant('tpl-ubuntu-2404'),
+  os_distro: fc.constant('ubuntu'),
+  os_type: fc.constant('linux'),
+  cpu: fc.integer({ min: 1, max: 8 }),
+  ram_mb: fc.constantFrom(1024, 2048, 4096),
+});
+
+function describeLog(log: readonly RecordedRequest[]): string {
+  return (
+    log
+      .map((r) => `${r.method} ${r.url.pathname}${r.url.search}${r.forwarded ? '' : ' (not forwarded)'}`)
+      .join(' → ') || '(nothing sent)'
+  );
+}
+
+function recordCreate(
+  t: { recordCreated(kind: string, id: string, cleanup: string): void },
+  suite: Suite,
+  vmId: string,
+): void {
+  if (suite.profile.mutations === true) t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+}
+
+ruleTest(
+  'BILL-1',
+  'the client calls the preflight for the same workspace before a create and proceeds only on allowed: true',
+  async (t) => {
+    const suite = getSuite();
+    const { primary, billingDenied } = suite.profile.workspaces;
+    const workspaces = [primary, ...(billingDenied ? [billingDenied] : [])];
+    await t.check(
+      fc.tuple(fc.constantFrom(...workspaces), createBody),
+      async ([workspaceId, body]) => {
+        const { client, log } = clientFor(suite, { workspaceId });
+        let created: { vm_id: string } | undefined;
+        let blocked: unknown;
+        try {
+          created = await client.createCloudVm(body);
+        } catch (error) {
+          blocked = error;
+        }
+        const preflightIndex = log.findIndex((r) => r.kind === 'preflight');
+        const createIndex = log.findIndex((r) => r.kind === 'create');
+        if (preflightIndex < 0)
+          throw new Error(`the client sent no billing preflight before the create: ${describeLog(log)}`);
+        if (log[preflightIndex]?.url.searchParams.get('workspace_id') !== workspaceId) {
+          throw new Error(
+            `the preflight asked about workspace ${log[preflightIndex]?.url.searchParams.get('workspace_id')}, the create is for ${workspaceId}`,
+          );
+        }
+        if (createIndex >= 0 && createIndex < preflightIndex)
+          throw new Error(`the create went before the preflight: ${describeLog(log)}`);
+        if (workspaceId === billingDenied) {
+          if (createIndex >= 0)
+            throw new Error(
+              `the client sent the create although the decision for workspace ${workspaceId} was denied: ${describeLog(log)}`,
+            );
+          if (!(blocked instanceof BillingBlockedError))
+            throw new Error(
+              `expected BillingBlockedError for a denied decision, got ${blocked instanceof Error ? blocked.name : 'success'}`,
+            );
+        } else {
+          if (blocked)
+            throw new Error(`the create failed: ${(blocked as Error).message} (${describeLog(log)})`);
+          if (createIndex < 0)
+            throw new Error(
+              `the client never sent the create after an allowed decision: ${describeLog(log)}`,
+            );
+          if (created && log[createIndex]?.forwarded) recordCreate(t, suite, created.vm_id);
+        }
+      },
+      {
+        maxRuns: 1,
+        examples: workspaces.map((ws) => [
+          ws,
+          {
+            name: 'conformance-a',
+            plan_id: 'plan-std-2c-4g',
+            template_id: 'tpl-ubuntu-2404',
+            os_distro: 'ubuntu',
+            os_type: 'linux',
+            cpu: 2,
+            ram_mb: 4096,
+          },
+        ]),
+      },
+    );
+  },
+);
+
+const overrides: DecisionOverride[] = [
+  { kind: 'denied' },
+  { kind: 'malformed', body: '{"allowed":"true"}' },
+  { kind: 'malformed', body: '{}' },
+  { kind: 'malformed', body: 'not json' },
+  { kind: 'unavailable-status', status: 503 },
+  { kind: 'unavailable-status', status: 500 },
+  { kind: 'unavailable-network' },
+];
+
+ruleTest(
+  'BILL-2',
+  'a denied, malformed or unavailable decision blocks the create in the client; it is never sent',
+  async (t) => {
+    const suite = getSuite();
+    await t.check(
+      fc.tuple(fc.constantFrom(...overrides), createBody),
+      async ([decision, body]) => {
+        const { client, log } = clientFor(suite, { decision });
+        let outcome: unknown;
+        try {
+          outcome = await client.createCloudVm(body);
+        } catch (error) {
+          outcome = error;
+        }
+        if (log.some((r) => r.kind === 'create'))
+          throw new Error(
+            `the client sent the create after a ${decision.kind} decision: ${describeLog(log)}`,
+          );
+        if (!(outcome instanceof BillingBlockedError)) {
+          throw new Error(
+            `a ${decision.kind} decision should raise BillingBlockedError, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : 'a success'}`,
+          );
+        }
+      },
+      {
+        examples: overrides.map((o) => [
+          o,
+          {
+            name: 'conformance-b',
+            plan_id: 'plan-std-2c-4g',
+            template_id: 'tpl-ubuntu-2404',
+            os_distro: 'ubuntu',
+            os_type: 'linux',
+            cpu: 2,
+            ram_mb: 4096,
+          },
+        ]),
+      },
+    );
+  },
+);
+
+ruleTest('BILL-3', 'the client makes a fresh preflight immediately before each create', async (t) => {
+  const suite = getSuite();
+  await t.check(
+    fc.array(createBody, { minLength: 2, maxLength: 2 }),
+    async (bodies) => {
+      const { client, log } = clientFor(suite);
+      for (const body of bodies) {
+        const accepted = await client.createCloudVm(body);
+        if (log.at(-1)?.forwarded) recordCreate(t, suite, accepted.vm_id);
+      }
+      const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
+      const expected = bodies.flatMap(() => ['preflight', 'create']);
+      if (sequence.join(',') !== expected.join(',')) {
+        throw new Error(
+          `expected a preflight right before each of ${bodies.length} creates, got ${describeLog(log)}`,
+        );
+      }
+      for (let i = 1; i < log.length; i++) {
+        if (log[i]?.kind === 'create' && log[i - 1]?.kind !== 'preflight')
+          throw new Error(`a request came between the preflight and the create: ${describeLog(log)}`);
+      }
+    },
+    { maxRuns: 1 },
+  );
+});
+
+const BILLING_STATE = /wallet|balance|credit|billing|allowed|decision|funds/i;
+
+ruleTest(
+  'BILL-4',
+  'the client sends product endpoints no wallet balance, credit limit or other billing state',
+  async (t) => {
+    const suite = getSuite();
+    await t.check(
+      createBody,
+      async (body) => {
+        const { client, log } = clientFor(suite);
+        const accepted = await client.createCloudVm(body);
+        const create = log.find((r) => r.kind === 'create');
+        if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
+        if (create.forwarded) recordCreate(t, suite, accepted.vm_id);
+        const sent = JSON.parse(create.body) as Record<string, unknown>;
+        const added = Object.keys(sent).filter((key) => !(key in body));
+        if (added.length > 0 || JSON.stringify(sent) !== JSON.stringify(body)) {
+          throw new Error(
+            `the create body differs from what the caller gave: added ${added.join(', ') || 'nothing'}, sent ${create.body}`,
+          );
+        }
+        const suspicious = [
+          ...[...create.url.searchParams.keys()].filter((key) => key !== 'workspace_id'),
+          ...Object.keys(create.headers).filter((name) => BILLING_STATE.test(name)),
+        ];
+        if (suspicious.length > 0)
+          throw new Error(`the create carried extra parameters or headers: ${suspicious.join(', ')}`);
+      },
+      { maxRuns: 1 },
+    );
+  },
+);

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { operationRequest } from '../arbitraries/operationRequest.js';
+import { CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
+import { allowsWorkspace, hasScope, namedIdentities } from '../suite/identities.js';
+import {
+  expectErrorDetail,
+  expectJsonObject,
+  expectStatus,
+  is2xx,
+  RuleViolation,
+} from '../suite/ruleViolation.js';
+import { getSuite, ruleTest } from '../suite/suiteContext.js';
+
+ruleTest(
+  'BILL-7',
+  'the preflight answers a decision with a boolean allowed (denied workspace: false)',
+  async (t) => {
+    const suite = getSuite();
+    const { primary, secondary, billingDenied } = suite.profile.workspaces;
+    const op = suite.operation('checkResourceEligibility');
+    const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+    await t.check(
+      fc.constantFrom(...workspaces),
+      async (workspace) => {
+        const exchange = await suite.http.send(
+          operationRequest(op, suite, 'positive', { workspaceId: workspace }),
+        );
+        expectStatus(exchange, is2xx, 'a 2xx decision');
+        const decision = expectJsonObject(exchange, 'a decision object');
+        if (typeof decision.allowed !== 'boolean')
+          throw new RuleViolation(
+            `decision.allowed is ${JSON.stringify(decision.allowed)}, expected a boolean`,
+            exchange,
+          );
+        if (workspace === billingDenied && decision.allowed !== false) {
+          throw new RuleViolation(
+            `workspace ${workspace} is the profile's billingDenied workspace but the decision allows creation`,
+            exchange,
+          );
+        }
+      },
+      { examples: workspaces },
+    );
+  },
+);
+
+ruleTest('BILL-5', 'the preflight answers 403 to an identity without billing.read', async (t) => {
+  const suite = getSuite();
+  const { primary } = suite.profile.workspaces;
+  const lacking = namedIdentities(suite.profile).filter(
+    (id) => !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
+  );
+  if (lacking.length === 0) return t.skip('profile has no identity lacking billing.read');
+  await t.check(
+    fc.constantFrom(...lacking),
+    async (identity) => {
+      const exchange = await suite.http.send(
+        operationRequest(suite.operation('checkResourceEligibility'), suite, 'probe', {
+          token: identity.token,
+        }),
+      );
+      expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks billing.read`);
+    },
+    { examples: lacking },
+  );
+});
+
+ruleTest('BILL-5', 'a create needs only vm.write, not billing.read', async (t) => {
+  t.requireMutations();
+  const suite = getSuite();
+  const { primary } = suite.profile.workspaces;
+  const writers = namedIdentities(suite.profile).filter(
+    (id) => hasScope(id, 'vm.write') && !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
+  );
+  if (writers.length === 0) return t.skip('profile has no identity holding vm.write without billing.read');
+  await t.check(
+    fc.constantFrom(...writers),
+    async (identity) => {
+      const exchange = await suite.http.send(
+        operationRequest(suite.operation('createCloudVm'), suite, 'probe', { token: identity.token }),
+      );
+      const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+      if (is2xx(exchange.response.status) && typeof vmId === 'string')
+        t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+      expectStatus(
+        exchange,
+        (s) => s !== 401 && s !== 403,
+        `no 401/403: identity "${identity.name}" holds vm.write, the only scope a create needs`,
+      );
+    },
+    { maxRuns: 1 },
+  );
+});
+
+ruleTest(
+  'BILL-6',
+  'the gateway refuses a billable create in a workspace whose decision is denied',
+  async (t) => {
+    t.requireMutations();
+    const suite = getSuite();
+    const denied = suite.profile.workspaces.billingDenied;
+    if (!denied) return t.skip('profile has no workspaces.billingDenied');
+    const identities = namedIdentities(suite.profile).filter(
+      (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
+    );
+    if (identities.length === 0)
+      return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
+    await t.check(
+      fc.constantFrom(...identities),
+      async (identity) => {
+        const exchange = await suite.http.send(
+          operationRequest(suite.operation('createCloudVm'), suite, 'probe', {
+            token: identity.token,
+            workspaceId: denied,
+          }),
+        );
+        if (is2xx(exchange.response.status)) {
+          const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+          if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+          throw new RuleViolation(
+            `create in billing-denied workspace ${denied} was accepted (${exchange.response.status}); the gateway must refuse it`,
+            exchange,
+          );
+        }
+        expectErrorDetail(exchange);
+      },
+      { maxRuns: 2 },
+    );
+  },
+);

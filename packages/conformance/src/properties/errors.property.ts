@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { malformedBody } from '../arbitraries/bodies.js';
+import { missingId, operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { anyOperation, everyPair } from '../arbitraries/operations.js';
+import { invalidWorkspaceId } from '../arbitraries/workspaceIds.js';
+import { expectErrorDetail, expectStatus, is2xx, RuleViolation } from '../suite/ruleViolation.js';
+import { getSuite, ruleTest } from '../suite/suiteContext.js';
+
+const withNotFound = (suite: ReturnType<typeof getSuite>) =>
+  usableOperations(suite, 'positive').filter(
+    (op) => op.pathParameters.length > 0 && op.responseKeys.includes('404'),
+  );
+
+ruleTest('ERR-1', 'every error is a JSON object with a string detail', async (t) => {
+  const suite = getSuite();
+  const mistake = fc.oneof(
+    fc.constant({ kind: 'no Authorization header', overrides: { authorization: null } as const }),
+    fc.constant({ kind: 'unknown token', overrides: { token: 'svc_dev_key_conformance_unknown' } }),
+    invalidWorkspaceId.map((workspaceId) => ({ kind: 'invalid workspace_id', overrides: { workspaceId } })),
+    fc.constant({ kind: 'no workspace_id', overrides: { workspaceId: null } as const }),
+  );
+  await t.check(
+    fc.tuple(anyOperation(suite, 'probe'), mistake),
+    async ([op, { kind, overrides }]) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'probe', overrides));
+      if (is2xx(exchange.response.status)) return; // Which rule that breaks is WS-*/AUTH-*'s business.
+      try {
+        expectErrorDetail(exchange);
+      } catch (error) {
+        throw new RuleViolation(`${(error as Error).message} (request with ${kind})`, exchange);
+      }
+    },
+    {
+      examples: everyPair(usableOperations(suite, 'probe'), [
+        { kind: 'no Authorization header', overrides: { authorization: null } },
+        { kind: 'invalid workspace_id', overrides: { workspaceId: '0' } },
+      ]),
+    },
+  );
+});
+
+ruleTest('ERR-2', 'answers 404 for a resource that does not exist', async (t) => {
+  const suite = getSuite();
+  const ops = withNotFound(suite);
+  if (ops.length === 0)
+    return t.skip('no usable operation lists 404 (read-only profile without resources.restoreIds?)');
+  await t.check(
+    fc.tuple(fc.constantFrom(...ops), fc.stringMatching(/^[a-z0-9]{1,12}$/)),
+    async ([op, suffix]) => {
+      const pathIds = Object.fromEntries(
+        op.pathParameters.map((name) => [name, `${missingId(name)}-${suffix}`]),
+      );
+      const exchange = await suite.http.send(operationRequest(op, suite, 'positive', { pathIds }));
+      expectStatus(exchange, (s) => s === 404, '404 for a resource that does not exist');
+      expectErrorDetail(exchange);
+    },
+    { examples: everyPair(ops, ['x']) },
+  );
+});
+
+const oddPathId = fc.oneof(
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+  fc.constantFrom('..', '%2e%2e', 'ü', '💥', ' ', 'a'.repeat(2048), '%00', '\u0000', '${x}', '{}'),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
+);
+
+ruleTest('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd encodings', async (t) => {
+  const suite = getSuite();
+  const withBody = usableOperations(suite, 'probe').filter((op) => op.hasRequestBody);
+  const withPath = usableOperations(suite, 'positive').filter((op) => op.pathParameters.length > 0);
+  const cases = fc.oneof(
+    ...(withBody.length > 0
+      ? [
+          fc.tuple(fc.constantFrom(...withBody), malformedBody).map(([op, body]) => ({
+            op,
+            kind: body.kind,
+            overrides: { body: body.body, contentType: body.contentType },
+          })),
+        ]
+      : []),
+    ...(withPath.length > 0
+      ? [
+          fc.tuple(fc.constantFrom(...withPath), oddPathId).map(([op, id]) => ({
+            op,
+            kind: 'odd path parameter',
+            overrides: { pathIds: Object.fromEntries(op.pathParameters.map((name) => [name, id])) },
+          })),
+        ]
+      : []),
+    fc
+      .tuple(anyOperation(suite, 'probe'), fc.string({ maxLength: 30 }))
+      .map(([op, workspaceId]) => ({ op, kind: 'random workspace_id', overrides: { workspaceId } })),
+  );
+  await t.check(
+    cases,
+    async ({ op, kind, overrides }) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'probe', overrides));
+      expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
+    },
+    {
+      examples: withBody.flatMap((op) =>
+        ['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
+          op,
+          kind: 'malformed or non-object JSON',
+          overrides: { body, contentType: 'application/json' },
+        })),
+      ),
+    },
+  );
+});

@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { anyOperation } from '../arbitraries/operations.js';
+import { expectJsonObject, expectStatus, RuleViolation } from '../suite/ruleViolation.js';
+import { getSuite, ruleTest } from '../suite/suiteContext.js';
+
+ruleTest(
+  'RESP-1',
+  'every answer is JSON and validates against the spec schema for its operation and status',
+  async (t) => {
+    const suite = getSuite();
+    await t.check(
+      anyOperation(suite, 'positive'),
+      async (op) => {
+        const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
+        const { response } = exchange;
+        const result = suite.validator.check(op.operationId, response.status, response.json);
+        if (!result.responseKey)
+          throw new RuleViolation(
+            `${op.operationId} answered ${response.status}, a status the spec does not declare for it`,
+            exchange,
+          );
+        if (!result.expectsBody) return;
+        const type = response.headers['content-type'] ?? '';
+        if (!/json/i.test(type))
+          throw new RuleViolation(
+            `Content-Type is ${JSON.stringify(type)}; all responses are JSON`,
+            exchange,
+          );
+        if (!response.isJson) throw new RuleViolation('the body is not valid JSON', exchange);
+        if (result.mustErrors.length > 0) {
+          throw new RuleViolation(
+            `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`,
+            exchange,
+          );
+        }
+      },
+      { examples: usableOperations(suite, 'positive') },
+    );
+  },
+);
+
+ruleTest('RESP-2', 'release reserved IP answers 204 with no body', async (t) => {
+  t.requireMutations();
+  const suite = getSuite();
+  const ip = suite.plan.releaseAccept;
+  if (!ip) return t.skip('profile lists no resources.releasableReservedIpIds');
+  await t.check(
+    fc.constant(ip),
+    async (id) => {
+      const exchange = await suite.http.send(
+        operationRequest(suite.operation('releaseReservedIp'), suite, 'probe', {
+          pathIds: { reserved_ip_id: id },
+        }),
+      );
+      expectStatus(exchange, (s) => s === 204, '204 No Content');
+      if (exchange.response.bodyText.length > 0)
+        throw new RuleViolation(
+          `204 came with a ${exchange.response.bodyText.length}-byte body; expected none`,
+          exchange,
+        );
+    },
+    { maxRuns: 1 },
+  );
+});
+
+ruleTest(
+  'RESP-3',
+  'the bucket list is a JSON array, as the spec assumes (A-BUCKET-LIST-ARRAY)',
+  async (t) => {
+    const suite = getSuite();
+    await t.check(fc.constant(suite.operation('listBuckets')), async (op) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
+      const result = suite.validator.check(op.operationId, exchange.response.status, exchange.response.json);
+      if (result.shouldErrors.length > 0)
+        throw new RuleViolation(
+          `bucket list does not match the assumed shape: ${result.shouldErrors.join('; ')}`,
+          exchange,
+        );
+    });
+  },
+);
+
+const ENUMS: Record<string, Record<string, readonly string[]>> = {
+  getCloudVmSnapshotRestore: {
+    status: ['queued', 'running', 'succeeded', 'failed', 'cancelled'],
+    target_mode: ['replace', 'new_vm', 'volume_only'],
+    recovery_point_type: ['backup', 'snapshot'],
+  },
+  updateNatPortForwardingRule: {
+    status: ['provisioning', 'available', 'error', 'deleting'],
+    protocol: ['tcp', 'udp'],
+  },
+  enableGpuVmBackups: { last_status: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+};
+
+ruleTest(
+  'ENUM-1',
+  'enum fields of restores, NAT rules and backup policies take only documented values',
+  async (t) => {
+    const suite = getSuite();
+    const ops = Object.keys(ENUMS)
+      .map((id) => suite.operation(id))
+      .filter((op) => anyOperationIds(suite).has(op.operationId));
+    if (ops.length === 0)
+      return t.skip(
+        'profile offers no restore (resources.restoreIds) and no mutations for NAT rules or backups',
+      );
+    await t.check(
+      fc.constantFrom(...ops),
+      async (op) => {
+        const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
+        if (exchange.response.status !== 200) return; // 409 on a second enable is allowed; other rules judge other statuses.
+        const record = expectJsonObject(exchange, 'the record');
+        for (const [field, allowed] of Object.entries(ENUMS[op.operationId] ?? {})) {
+          if (field in record && record[field] !== undefined && !allowed.includes(record[field] as string)) {
+            throw new RuleViolation(
+              `${field} is ${JSON.stringify(record[field])}, not one of ${allowed.join(', ')}`,
+              exchange,
+            );
+          }
+        }
+      },
+      { examples: ops },
+    );
+  },
+);
+
+function anyOperationIds(suite: ReturnType<typeof getSuite>): Set<string> {
+  return new Set(usableOperations(suite, 'positive').map((op) => op.operationId));
+}

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { anyOperation, everyPair } from '../arbitraries/operations.js';
+import { invalidWorkspaceId } from '../arbitraries/workspaceIds.js';
+import { allowsWorkspace, hasScope, namedIdentities } from '../suite/identities.js';
+import { expectStatus, is2xx, is4xx } from '../suite/ruleViolation.js';
+import { getSuite, ruleTest } from '../suite/suiteContext.js';
+
+ruleTest('WS-1', 'rejects a request without workspace_id on every operation (any 4xx)', async (t) => {
+  const suite = getSuite();
+  await t.check(
+    anyOperation(suite, 'probe'),
+    async (op) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { workspaceId: null }));
+      expectStatus(exchange, is4xx, 'a 4xx for the missing workspace_id');
+    },
+    { examples: usableOperations(suite, 'probe') },
+  );
+});
+
+ruleTest(
+  'WS-2',
+  'rejects zero, negative and non-numeric workspace_id on every operation (any 4xx)',
+  async (t) => {
+    const suite = getSuite();
+    await t.check(
+      fc.tuple(anyOperation(suite, 'probe'), invalidWorkspaceId),
+      async ([op, workspaceId]) => {
+        const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { workspaceId }));
+        expectStatus(exchange, is4xx, `a 4xx for workspace_id ${JSON.stringify(workspaceId)}`);
+      },
+      { examples: everyPair(usableOperations(suite, 'probe'), ['0', '-1', '1.5', 'abc', '']) },
+    );
+  },
+);
+
+ruleTest('WS-3', 'does not reject a valid workspace_id of the organization for its form', async (t) => {
+  const suite = getSuite();
+  const { primary, secondary } = suite.profile.workspaces;
+  const cases = namedIdentities(suite.profile).flatMap((identity) =>
+    [primary, secondary]
+      .filter((ws) => allowsWorkspace(identity, ws))
+      .map((workspace) => ({ identity, workspace })),
+  );
+  await t.check(
+    fc.tuple(anyOperation(suite, 'positive'), fc.constantFrom(...cases)),
+    async ([op, { identity, workspace }]) => {
+      fc.pre(hasScope(identity, op.scope));
+      const exchange = await suite.http.send(
+        operationRequest(op, suite, 'positive', { token: identity.token, workspaceId: workspace }),
+      );
+      // Resources live in the primary workspace, and consumed or missing ones answer 404/409.
+      expectStatus(
+        exchange,
+        (s) => is2xx(s) || (op.pathParameters.length > 0 && (s === 404 || s === 409)),
+        `a success (or 404/409 for a resource) for workspace_id ${workspace}`,
+      );
+    },
+    { examples: everyPair(usableOperations(suite, 'positive'), cases) },
+  );
+});

@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A check as declared in a property file: `ruleTest('WS-2', 'rejects ...', ...)`. */
+export interface DeclaredCheck {
+  readonly rule: string;
+  readonly title: string;
+  readonly file: string;
+}
+
+export const propertySourceDir: string = fileURLToPath(new URL('../../src/properties/', import.meta.url));
+
+const DECLARATION = /ruleTest\(\s*'([^']*)',\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/g;
+
+/** Scans the property sources for declared checks (the rule ID is the first argument). */
+export function declaredChecks(dir: string = propertySourceDir): DeclaredCheck[] {
+  const checks: DeclaredCheck[] = [];
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.property.ts'))
+    .sort()) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    for (const match of text.matchAll(DECLARATION)) {
+      checks.push({
+        rule: match[1] as string,
+        title: `${match[1]} ${(match[3] as string).replace(/\\(.)/g, '$1')}`,
+        file,
+      });
+    }
+  }
+  return checks;
+}
+
+/** Test declarations that call vitest's `test`/`it` directly would escape the catalogue. */
+export function undeclaredTests(dir: string = propertySourceDir): string[] {
+  const problems: string[] = [];
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.property.ts'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (/\b(?:test|it)(?:\.\w+)?\(\s*['"`]/.test(text))
+      problems.push(`${file} declares a test without ruleTest (no rule named)`);
+  }
+  return problems;
+}

@@ -1,0 +1,129 @@
+import {
+  loadOpenApiDocument,
+  type OpenApiDocument,
+  type OperationEntry,
+  operationCatalogue,
+  resolveLocalRef,
+} from '@cloud-api/spec';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its default import is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+interface ResponseObject {
+  readonly description?: string;
+  readonly content?: Record<string, { schema?: unknown }>;
+  readonly 'x-assumptions'?: readonly string[];
+}
+
+export interface ResponseCheck {
+  /** The response key of the spec that covers this status, or undefined when none does. */
+  readonly responseKey: string | undefined;
+  /** Whether the spec expects a JSON body for it. */
+  readonly expectsBody: boolean;
+  /** Schema violations that break a MUST. */
+  readonly mustErrors: readonly string[];
+  /** Violations of what the spec assumed (`x-assumptions`): warnings only. */
+  readonly shouldErrors: readonly string[];
+}
+
+/** Replaces every subschema carrying `x-assumptions` with `true`: what the document does not say cannot fail a MUST. */
+function relaxAssumptions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(relaxAssumptions);
+  if (!node || typeof node !== 'object') return node;
+  if ('x-assumptions' in node) return true;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, relaxAssumptions(value)]));
+}
+
+function rewriteRefs(node: unknown): unknown {
+  return JSON.parse(JSON.stringify(node).replaceAll('"#/components/schemas/', '"#/$defs/'));
+}
+
+export interface ResponseValidator {
+  check(operationId: string, status: number, body: unknown): ResponseCheck;
+  operations: readonly OperationEntry[];
+}
+
+export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocument()): ResponseValidator {
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
+  const defs = doc.components.schemas;
+  const mustDefs = relaxAssumptions(rewriteRefs(defs)) as Record<string, unknown>;
+  const shouldDefs = rewriteRefs(defs) as Record<string, unknown>;
+  const cache = new Map<string, { must: ValidateFunction; should: ValidateFunction }>();
+  const operations = operationCatalogue(doc);
+
+  function compile(key: string, schema: unknown): { must: ValidateFunction; should: ValidateFunction } {
+    let entry = cache.get(key);
+    if (!entry) {
+      const rewritten = rewriteRefs(schema);
+      const mustRoot = relaxAssumptions(rewritten);
+      entry = {
+        must: ajv.compile(
+          typeof mustRoot === 'boolean' ? mustRoot : { ...(mustRoot as object), $defs: mustDefs },
+        ),
+        should: ajv.compile({ ...(rewritten as object), $defs: shouldDefs }),
+      };
+      cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  function responseFor(operationId: string, status: number): [string, ResponseObject] | undefined {
+    const op = operations.find((o) => o.operationId === operationId);
+    if (!op) throw new Error(`Unknown operation ${operationId}`);
+    const raw = doc.paths[op.path]?.[op.method] as { responses: Record<string, unknown> };
+    const responses = Object.fromEntries(
+      Object.entries(raw.responses).map(([key, value]) => [
+        key,
+        resolveLocalRef<ResponseObject>(doc, value as ResponseObject),
+      ]),
+    );
+    const exact = responses[String(status)];
+    if (exact) return [String(status), exact];
+    if (status >= 200 && status < 300) {
+      // A-SUCCESS-STATUS-UNNUMBERED: the document names no number, so any 2xx is that response.
+      const unnumbered = Object.entries(responses).find(
+        ([key, value]) =>
+          /^2\d\d$/.test(key) && value['x-assumptions']?.includes('A-SUCCESS-STATUS-UNNUMBERED'),
+      );
+      if (unnumbered) return unnumbered;
+    }
+    const range = responses[`${String(status)[0]}XX`];
+    if (range) return [`${String(status)[0]}XX`, range];
+    if (status >= 300 && responses.default) return ['default', responses.default];
+    return undefined;
+  }
+
+  return {
+    operations,
+    check(operationId, status, body) {
+      const found = responseFor(operationId, status);
+      if (!found)
+        return {
+          responseKey: undefined,
+          expectsBody: false,
+          mustErrors: [`status ${status} is not declared for ${operationId}`],
+          shouldErrors: [],
+        };
+      const [key, response] = found;
+      const schema = response.content?.['application/json']?.schema;
+      if (schema === undefined)
+        return { responseKey: key, expectsBody: false, mustErrors: [], shouldErrors: [] };
+      const validators = compile(`${operationId} ${key}`, schema);
+      const format = (fn: ValidateFunction): string[] =>
+        fn(body)
+          ? []
+          : (fn.errors ?? []).map(
+              (e) =>
+                `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`,
+            );
+      return {
+        responseKey: key,
+        expectsBody: true,
+        mustErrors: format(validators.must),
+        shouldErrors: format(validators.should),
+      };
+    },
+  };
+}

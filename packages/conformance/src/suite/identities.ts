@@ -1,0 +1,29 @@
+import type { Identity, TargetProfile } from '../targetProfile/index.js';
+
+export interface NamedIdentity extends Identity {
+  readonly name: string;
+}
+
+export function hasScope(identity: Identity, scope: string): boolean {
+  return identity.scopes === 'all' || identity.scopes.includes(scope);
+}
+
+export function allowsWorkspace(identity: Identity, workspace: string): boolean {
+  return identity.workspaces === 'all' || identity.workspaces.includes(workspace);
+}
+
+export function namedIdentities(profile: TargetProfile): NamedIdentity[] {
+  return Object.entries(profile.identities).map(([name, identity]) => ({ name, ...identity }));
+}
+
+/** An identity that holds `scope` and may use `workspace`, preferring the broadest one. */
+export function identityWith(
+  profile: TargetProfile,
+  scope: string,
+  workspace: string,
+): NamedIdentity | undefined {
+  const candidates = namedIdentities(profile).filter(
+    (id) => hasScope(id, scope) && allowsWorkspace(id, workspace),
+  );
+  return candidates.find((id) => id.scopes === 'all') ?? candidates[0];
+}

@@ -1,0 +1,37 @@
+import type { NatRuleRef, TargetProfile } from '../targetProfile/index.js';
+
+/**
+ * Which profile resource each check may use. Consuming checks (delete, release) each get their
+ * own resource, and "probe" resources are used only by requests a correct target refuses, so
+ * that one check never consumes what another one needs.
+ */
+export interface ResourcePlan {
+  readonly gpuVmForDefaults?: string;
+  readonly gpuVmProbe?: string;
+  readonly deleteAccept?: string;
+  readonly deleteReplay?: string;
+  readonly deleteProbe?: string;
+  readonly releaseAccept?: string;
+  readonly releaseProbe?: string;
+  readonly natRule?: NatRuleRef;
+  readonly restore?: string;
+}
+
+export function planResources(profile: TargetProfile): ResourcePlan {
+  const r = profile.resources ?? {};
+  const gpu = r.gpuVmIds ?? [];
+  const deletable = r.deletableGpuVmIds ?? [];
+  const releasable = r.releasableReservedIpIds ?? [];
+  const plan: Record<string, unknown> = {
+    gpuVmForDefaults: gpu[0],
+    gpuVmProbe: gpu[1] ?? gpu[0],
+    deleteAccept: deletable[0],
+    deleteReplay: deletable[1],
+    deleteProbe: deletable[2],
+    releaseAccept: releasable[0],
+    releaseProbe: releasable[1],
+    natRule: r.natRules?.[0],
+    restore: r.restoreIds?.[0],
+  };
+  return Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined)) as ResourcePlan;
+}

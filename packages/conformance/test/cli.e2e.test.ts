@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runMutants } from '../src/mutants/mutationRun.js';
+import type { RunOutcome } from '../src/reporters/runOutcome.js';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function run(args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function report(outDir: string): RunOutcome {
+  return JSON.parse(readFileSync(join(outDir, 'conformance-report.json'), 'utf8')) as RunOutcome;
+}
+
+describe('conformance CLI', () => {
+  it('passes every rule against the embedded sandbox, with none skipped, and writes JSON and JUnit reports', () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
+    const { code, stdout } = run([
+      '--depth',
+      '3',
+      '--seed',
+      '7',
+      '--reporter',
+      'table',
+      '--reporter',
+      'json,junit',
+      '--out',
+      out,
+    ]);
+    expect(stdout).toMatch(/RULE\s+LEVEL\s+RESULT/);
+    expect(code).toBe(0);
+    const outcome = report(out);
+    expect(outcome.info.target).toBe('sandbox');
+    expect(outcome.info.seed).toBe(7);
+    expect(outcome.info.specHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(
+      outcome.rules.filter((r) => r.state !== 'passed').map((r) => `${r.id}: ${r.skipReasons.join(', ')}`),
+    ).toEqual([]);
+    const junit = readFileSync(join(out, 'conformance-junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="rule" value="WS-2"/>');
+    expect(junit).not.toContain('<failure');
+  });
+
+  it('reports the rules Prism cannot check as skipped, with the reason', () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-prism-'));
+    const { code } = run([
+      '--target',
+      'prism',
+      '--rules',
+      'WS-*,AUTH-2,RESP-1',
+      '--depth',
+      '3',
+      '--reporter',
+      'json',
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(0);
+    const rules = report(out).rules;
+    expect(rules.map((r) => r.id)).toEqual(['WS-1', 'WS-2', 'WS-3', 'AUTH-2', 'RESP-1']);
+    expect(rules.find((r) => r.id === 'AUTH-2')?.state).toBe('skipped');
+    expect(rules.find((r) => r.id === 'AUTH-2')?.skipReasons[0]).toMatch(/^prism cannot check this rule: /);
+    expect(rules.find((r) => r.id === 'WS-2')?.state).toBe('passed');
+  });
+
+  it('exits non-zero on a MUST failure, writes a replay file, and --replay re-runs exactly that case', () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
+    const failing = run([
+      '--sandbox-fault',
+      'accept-zero-workspace-id',
+      '--rules',
+      'WS-2',
+      '--depth',
+      '20',
+      '--seed',
+      '3',
+      '--out',
+      out,
+    ]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/\[WS-2\] .*expected a 4xx for workspace_id/);
+    expect(failing.stdout).toMatch(/seed: 3 {2}path: \S+/);
+    const replayFile = join(out, 'replays', readdirSync(join(out, 'replays'))[0] as string);
+    const replay = JSON.parse(readFileSync(replayFile, 'utf8')) as { counterexample: string };
+    const again = run([
+      '--replay',
+      replayFile,
+      '--sandbox-fault',
+      'accept-zero-workspace-id',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'conformance-replay2-')),
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain(replay.counterexample);
+    const fixed = run(['--replay', replayFile, '--out', mkdtempSync(join(tmpdir(), 'conformance-replay3-'))]);
+    expect(fixed.code).toBe(0);
+  });
+
+  it('explains bad options without a stack trace', () => {
+    const unknownRule = run(['--rules', 'NOPE-1']);
+    expect(unknownRule.code).toBe(2);
+    expect(unknownRule.stderr).toMatch(/--rules: "NOPE-1" matches no rule/);
+    const missingProfile = run(['--target', '/nonexistent/profile.yaml']);
+    expect(missingProfile.code).toBe(2);
+    expect(missingProfile.stderr).toMatch(/does not exist/);
+    expect(`${unknownRule.stderr}${missingProfile.stderr}`).not.toMatch(/\n\s+at /);
+    expect(run(['--depth', 'zero']).stderr).toMatch(/--depth must be a positive integer/);
+  });
+});
+
+describe('mutation runner', () => {
+  it('catches a fault by its own rule and lets a correct variant pass', async () => {
+    const summary = await runMutants({
+      only: ['accept-zero-workspace-id', 'workspace-id-422'],
+      depth: 3,
+      cliPath: cli,
+    });
+    const fault = summary.results.find((r) => r.id === 'accept-zero-workspace-id');
+    const variant = summary.results.find((r) => r.id === 'workspace-id-422');
+    expect(fault?.ok).toBe(true);
+    expect(fault?.failedRules).toContain('WS-2');
+    expect(variant?.ok).toBe(true);
+    expect(summary.exitCode).toBe(0);
+  });
+});

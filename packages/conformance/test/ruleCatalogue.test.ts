@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { apiDocumentPath } from '@cloud-api/spec';
+import { describe, expect, it } from 'vitest';
+import { ruleMatrixPath } from '../src/generateArtifacts.js';
+import { rules, selectRules } from '../src/ruleCatalogue/index.js';
+import { renderRuleMatrix } from '../src/ruleCatalogue/ruleMatrix.js';
+import { declaredChecks, undeclaredTests } from '../src/ruleCatalogue/traceability.js';
+
+const INITIAL_IDS = [
+  'WS-1',
+  'WS-2',
+  'WS-3',
+  'AUTH-1',
+  'AUTH-2',
+  'AUTH-3',
+  'ENV-1',
+  'ENV-2',
+  'SCOPE-1',
+  'SCOPE-2',
+  'POLICY-1',
+  'POLICY-2',
+  'ASYNC-1',
+  'ASYNC-2',
+  'ASYNC-3',
+  'IDEM-1',
+  'IDEM-2',
+  'BILL-1',
+  'BILL-2',
+  'BILL-3',
+  'BILL-4',
+  'BILL-5',
+  'BILL-6',
+  'BILL-7',
+  'ERR-1',
+  'ERR-2',
+  'ERR-3',
+  'RESP-1',
+  'RESP-2',
+  'PATCH-1',
+  'BACKUP-1',
+  'ENUM-1',
+];
+
+describe('rule catalogue', () => {
+  const document = readFileSync(apiDocumentPath, 'utf8');
+  const checks = declaredChecks();
+
+  it('keeps every initial rule ID, each once', () => {
+    const ids = rules.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of INITIAL_IDS) expect(ids).toContain(id);
+  });
+
+  it('quotes the document exactly', () => {
+    const misquoted = rules.flatMap((rule) =>
+      rule.quotes.filter((quote) => !document.includes(quote)).map((quote) => `${rule.id}: ${quote}`),
+    );
+    expect(misquoted).toEqual([]);
+  });
+
+  it('has at least one check for every rule', () => {
+    const untested = rules
+      .filter((rule) => !checks.some((check) => check.rule === rule.id))
+      .map((rule) => rule.id);
+    expect(untested).toEqual([]);
+  });
+
+  it('has no check that names no rule or an unknown rule', () => {
+    const ids = new Set(rules.map((r) => r.id));
+    expect(checks.filter((check) => !ids.has(check.rule)).map((check) => check.title)).toEqual([]);
+    expect(undeclaredTests()).toEqual([]);
+  });
+
+  it('explains why Prism cannot check each rule it skips', () => {
+    expect(rules.filter((r) => !r.targets.includes('prism') && !r.whyNotPrism).map((r) => r.id)).toEqual([]);
+  });
+
+  it('selects rules by pattern and refuses a pattern that matches nothing', () => {
+    expect(selectRules('WS-*,AUTH-1')).toEqual(['WS-1', 'WS-2', 'WS-3', 'AUTH-1']);
+    expect(() => selectRules('WS-9')).toThrow(/"WS-9" matches no rule/);
+  });
+
+  it('has an up-to-date generated rule matrix (regenerate with `pnpm --filter @cloud-api/conformance run generate`)', () => {
+    expect(readFileSync(ruleMatrixPath, 'utf8')).toBe(renderRuleMatrix(checks));
+  });
+});

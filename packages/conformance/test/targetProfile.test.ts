@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { profileSchemaPath, renderProfileSchemaFile } from '../src/generateArtifacts.js';
+import {
+  loadProfileFile,
+  MissingEnvironmentVariableError,
+  maskToken,
+  ProfileValidationError,
+  parseProfileText,
+  profileSecrets,
+  redactProfile,
+  redactText,
+} from '../src/targetProfile/index.js';
+
+const profilesDir = fileURLToPath(new URL('../profiles/', import.meta.url));
+
+const minimal = {
+  name: 'unit',
+  baseUrl: 'http://127.0.0.1:4010/v1',
+  environment: 'development',
+  identities: { full: { token: 'svc_dev_key_unit_full', scopes: 'all', workspaces: 'all' } },
+  workspaces: { primary: '1042', secondary: '1043' },
+  billing: { skuCode: 'cloud-vm-standard-2' },
+};
+
+function problemsOf(candidate: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseProfileText(JSON.stringify(candidate), 'unit.json', env);
+  } catch (error) {
+    if (error instanceof ProfileValidationError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('target profile loading and validation', () => {
+  it('accepts a minimal profile written as JSON or YAML', () => {
+    expect(parseProfileText(JSON.stringify(minimal), 'unit.json').name).toBe('unit');
+    const yaml =
+      'name: y\nbaseUrl: https://api.example.invalid/v1\nenvironment: production\nidentities:\n  a: { token: svc_prod_key_unit_a, scopes: [vm.read], workspaces: ["7"] }\nworkspaces: { primary: "7", secondary: "8" }\nbilling: { skuCode: s }\n';
+    expect(parseProfileText(yaml, 'unit.yaml').identities.a?.scopes).toEqual(['vm.read']);
+  });
+
+  it('names the wrong scope and its position', () => {
+    const profile = {
+      ...minimal,
+      identities: {
+        full: {
+          token: 'svc_dev_key_unit_full',
+          scopes: ['vm.read', 'billing.read', 'vm.wrte'],
+          workspaces: 'all',
+        },
+      },
+    };
+    const problems = problemsOf(profile);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^identities\.full\.scopes\[2\]: "vm\.wrte" is not one of the 16 scopes/);
+  });
+
+  it('names missing, unknown and malformed fields', () => {
+    const { billing: _billing, ...withoutBilling } = minimal;
+    expect(problemsOf(withoutBilling)).toEqual(['(root): missing required field "billing"']);
+    expect(problemsOf({ ...minimal, mutation: true })[0]).toMatch(/^\(root\): unknown field "mutation"/);
+    expect(problemsOf({ ...minimal, baseUrl: 'http://127.0.0.1:4010/v2' })[0]).toMatch(
+      /^baseUrl: .* must be an http\(s\) URL ending with \/v1/,
+    );
+    expect(problemsOf({ ...minimal, workspaces: { primary: '0', secondary: '1043' } })[0]).toMatch(
+      /^workspaces\.primary: "0" must be a positive decimal workspace ID/,
+    );
+    expect(problemsOf({ ...minimal, environment: 'staging' })[0]).toMatch(
+      /^environment: "staging" is not one of "development", "production"/,
+    );
+  });
+
+  it('refuses a token of the other environment without printing it', () => {
+    const token = 'svc_prod_key_unit_wrong_environment';
+    const problems = problemsOf({
+      ...minimal,
+      identities: { full: { token, scopes: 'all', workspaces: 'all' } },
+    });
+    expect(problems[0]).toMatch(
+      /^identities\.full\.token: a development profile's tokens start with svc_dev_key_/,
+    );
+    expect(problems.join('\n')).not.toContain(token);
+  });
+
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+  it('expands ${VAR} references and names a missing variable without any value', () => {
+    const withReference = {
+      ...minimal,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      identities: { full: { token: '${UNIT_TOKEN_FULL}', scopes: 'all', workspaces: 'all' } },
+    };
+    const loaded = parseProfileText(JSON.stringify(withReference), 'unit.json', {
+      UNIT_TOKEN_FULL: 'svc_dev_key_from_env',
+    });
+    expect(loaded.identities.full?.token).toBe('svc_dev_key_from_env');
+    let error: unknown;
+    try {
+      parseProfileText(JSON.stringify(withReference), 'unit.json', { OTHER: 'svc_dev_key_must_not_show' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(MissingEnvironmentVariableError);
+    expect((error as Error).message).toBe(
+      'identities.full.token: environment variable UNIT_TOKEN_FULL is not set. Export it (or remove the field) and run again.',
+    );
+  });
+
+  it('explains a missing file and a file that is not a mapping', () => {
+    expect(() => loadProfileFile('/nonexistent/profile.yaml')).toThrow(
+      /does not exist\. Pass --target prism, --target sandbox, or a path/,
+    );
+    expect(() => parseProfileText('- a\n- b\n', 'list.yaml')).toThrow(/must contain a mapping/);
+    expect(() => parseProfileText('a: [', 'broken.yaml')).toThrow(/is not valid YAML or JSON/);
+  });
+
+  it('ships a valid Prism profile and a valid staging example', () => {
+    expect(loadProfileFile(`${profilesDir}prism.yaml`).name).toBe('prism');
+    const env = Object.fromEntries(
+      [...readFileSync(`${profilesDir}staging.example.yaml`, 'utf8').matchAll(/\$\{([A-Z_]+)\}/g)].map(
+        (m, i) => [m[1], m[1]?.startsWith('PRODUCTION') ? `svc_prod_key_unit_${i}` : `svc_dev_key_unit_${i}`],
+      ),
+    );
+    const staging = loadProfileFile(`${profilesDir}staging.example.yaml`, env);
+    expect(staging.mutations).toBe(false);
+    expect(Object.keys(staging.identities).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('publishes the JSON Schema it validates with (regenerate with `pnpm run generate`)', () => {
+    expect(readFileSync(profileSchemaPath, 'utf8')).toBe(renderProfileSchemaFile());
+  });
+});
+
+describe('redaction', () => {
+  const profile = parseProfileText(
+    JSON.stringify({
+      ...minimal,
+      revokedToken: 'svc_dev_key_unit_revoked',
+      otherEnvironmentToken: 'svc_prod_key_unit_other',
+    }),
+    'unit.json',
+  );
+
+  it('masks every token of a profile, keeping only the prefix', () => {
+    const text = JSON.stringify(redactProfile(profile));
+    for (const secret of ['svc_dev_key_unit_full', 'svc_dev_key_unit_revoked', 'svc_prod_key_unit_other'])
+      expect(text).not.toContain(secret);
+    expect(redactProfile(profile).identities.full?.token).toBe('svc_dev_key_<redacted>');
+    expect(maskToken('no-prefix')).toBe('<redacted>');
+  });
+
+  it('removes tokens, their bodies and their base64 forms from any text', () => {
+    const secrets = profileSecrets(profile);
+    const leak = `Bearer svc_dev_key_unit_full; swapped svc_prod_key_unit_full; basic ${Buffer.from('svc_dev_key_unit_full:').toString('base64')}`;
+    const redacted = redactText(leak, secrets);
+    expect(redacted).not.toContain('unit_full');
+    expect(redacted).not.toContain(Buffer.from('svc_dev_key_unit_full:').toString('base64'));
+  });
+});

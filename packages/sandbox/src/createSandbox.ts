@@ -1,0 +1,172 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type FaultId, isFaultId } from './faultCatalogue.js';
+import { BillingEligibility, checkResourceEligibility } from './operations/billingEligibility.js';
+import { createCloudVm } from './operations/createCloudVm.js';
+import { deleteGpuVm } from './operations/deleteGpuVm.js';
+import { enableGpuVmBackups } from './operations/enableGpuVmBackups.js';
+import { getCloudVmSnapshotRestore } from './operations/getCloudVmSnapshotRestore.js';
+import { listBuckets } from './operations/listBuckets.js';
+import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
+import { releaseReservedIp } from './operations/releaseReservedIp.js';
+import { updateNatPortForwardingRule } from './operations/updateNatPortForwardingRule.js';
+import { API_BASE_PATH, createRequestListener } from './requestPipeline.js';
+import { ResponseWriter } from './responseWriter.js';
+import { createSandboxBehaviour } from './sandboxBehaviour.js';
+import { SandboxClock } from './sandboxClock.js';
+import {
+  checkSandboxProfile,
+  type SandboxEnvironment,
+  type SandboxProfile,
+  SandboxProfileError,
+} from './sandboxProfile.js';
+import { SandboxStore } from './sandboxStore.js';
+import { loadSpecContract } from './specContract.js';
+import { TokenAuthenticator } from './tokenAuthenticator.js';
+import { isVariantId, type VariantId } from './variantCatalogue.js';
+import { WorkspaceGate } from './workspaceGate.js';
+
+export interface CreateSandboxOptions {
+  readonly profile: SandboxProfile;
+  /** One named fault (mutation testing); none by default. */
+  readonly fault?: FaultId | undefined;
+  /** One named variant (a different legitimate choice); none by default. */
+  readonly variant?: VariantId | undefined;
+  /** Environment the sandbox pretends to be; defaults to the profile's. */
+  readonly environment?: SandboxEnvironment | undefined;
+  /** Largest request body, in bytes (default 64 KiB). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Where unexpected errors (sandbox bugs) are reported; default: one line on stderr. */
+  readonly onInternalError?: ((error: unknown) => void) | undefined;
+}
+
+export interface ListeningSandbox {
+  /** Base URL of the API, ending with `/v1`. */
+  readonly url: string;
+  readonly port: number;
+  /** The sandbox's profile with `baseUrl` set to `url`: ready for the conformance suite. */
+  readonly profile: SandboxProfile;
+  close(): Promise<void>;
+}
+
+export interface Sandbox {
+  listen(port?: number, host?: string): Promise<ListeningSandbox>;
+  /** The `node:http` request listener, for in-process use. */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Back to the seeded state: resources, operations, policies and idempotency keys. */
+  reset(): void;
+  /** Read access to the in-memory state, for tests (e.g. counting accepted operations). */
+  readonly state: SandboxStore;
+  readonly fault: FaultId | undefined;
+  readonly variant: VariantId | undefined;
+  readonly environment: SandboxEnvironment;
+}
+
+const HANDLERS: Readonly<Record<string, OperationHandler>> = {
+  checkResourceEligibility,
+  listBuckets,
+  createCloudVm,
+  enableGpuVmBackups,
+  deleteGpuVm,
+  getCloudVmSnapshotRestore,
+  updateNatPortForwardingRule,
+  releaseReservedIp,
+};
+
+export function createSandbox(options: CreateSandboxOptions): Sandbox {
+  const { profile, fault, variant } = options;
+  if (fault !== undefined && !isFaultId(fault)) {
+    throw new SandboxProfileError(`Unknown fault "${fault}": see faultCatalogue for the valid ids.`);
+  }
+  if (variant !== undefined && !isVariantId(variant)) {
+    throw new SandboxProfileError(`Unknown variant "${variant}": see variantCatalogue for the valid ids.`);
+  }
+  const environment = options.environment ?? profile.environment;
+  if (environment !== 'development' && environment !== 'production') {
+    throw new SandboxProfileError('environment: expected "development" or "production"');
+  }
+  const contract = loadSpecContract();
+  const otherEnvironment = environment === 'development' ? 'production' : 'development';
+  checkSandboxProfile(profile, {
+    scopeNames: contract.scopeNames,
+    environment,
+    tokenPrefix: contract.tokenPrefixes[environment],
+    otherTokenPrefix: contract.tokenPrefixes[otherEnvironment],
+  });
+
+  const behaviour = createSandboxBehaviour(fault, variant);
+  const clock = new SandboxClock(variant === 'timestamps-with-offset');
+  const store = new SandboxStore(profile, clock);
+  const services: SandboxServices = {
+    store,
+    clock,
+    behaviour,
+    contract,
+    billing: new BillingEligibility(profile),
+  };
+  const handle = createRequestListener({
+    contract,
+    handlers: HANDLERS,
+    services,
+    authenticator: new TokenAuthenticator(profile, environment, contract.tokenPrefixes, behaviour),
+    workspaces: new WorkspaceGate(profile, behaviour),
+    writer: new ResponseWriter(behaviour),
+    bodyLimits: { maxBytes: options.maxBodyBytes ?? 64 * 1024, maxDepth: 32 },
+    onInternalError:
+      options.onInternalError ??
+      ((error) => {
+        const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        process.stderr.write(`sandbox: internal error: ${reason}\n`);
+      }),
+  });
+
+  return {
+    handle,
+    state: store,
+    fault,
+    variant,
+    environment,
+    reset: () => store.reset(),
+    listen: (port = 0, host = '127.0.0.1') => listen(handle, profile, port, host),
+  };
+}
+
+function listen(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  profile: SandboxProfile,
+  port: number,
+  host: string,
+): Promise<ListeningSandbox> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, handle);
+  // Requests node cannot even parse still get a JSON error body.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return;
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    const body = JSON.stringify({
+      detail: tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP/1.1.',
+    });
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const printableHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const url = `http://${printableHost}:${address.port}${API_BASE_PATH}`;
+      resolve({
+        url,
+        port: address.port,
+        profile: { ...profile, baseUrl: url },
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

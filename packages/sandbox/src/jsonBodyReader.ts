@@ -1,0 +1,146 @@
+import type { IncomingMessage } from 'node:http';
+
+export interface JsonBodyLimits {
+  /** Largest body accepted, in bytes (413 above). */
+  readonly maxBytes: number;
+  /** Deepest nesting of arrays and objects accepted. */
+  readonly maxDepth: number;
+}
+
+export type JsonBodyOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly status: number; readonly detail: string; readonly malformedJson?: true };
+
+/** Keys that could reach Object.prototype in careless merge code; refused in every body. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a JSON request body: requires `Content-Type: application/json` (UTF-8), a bounded size,
+ * valid UTF-8, valid JSON, bounded nesting and no prototype-polluting keys. Calls `done` once
+ * (not at all if the client goes away).
+ */
+export function readJsonBody(
+  request: IncomingMessage,
+  limits: JsonBodyLimits,
+  done: (outcome: JsonBodyOutcome) => void,
+): void {
+  const declaredLength = request.headers['content-length'];
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined ||
+    (declaredLength !== undefined && declaredLength !== '0');
+  if (!hasBody) {
+    done({ ok: false, status: 400, detail: 'A JSON request body is required (send at least {}).' });
+    return;
+  }
+  const typeProblem = contentTypeProblem(request.headers['content-type']);
+  if (typeProblem) {
+    done({ ok: false, status: 415, detail: typeProblem });
+    return;
+  }
+  if (declaredLength !== undefined && Number(declaredLength) > limits.maxBytes) {
+    done(tooLarge(limits));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let finished = false;
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limits.maxBytes) {
+      finished = true;
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.resume();
+      done(tooLarge(limits));
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    if (finished) return;
+    finished = true;
+    done(parseJsonBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), limits));
+  };
+  request.on('data', onData);
+  request.on('end', onEnd);
+  request.on('error', () => {
+    finished = true;
+  });
+}
+
+function tooLarge(limits: JsonBodyLimits): JsonBodyOutcome {
+  return {
+    ok: false,
+    status: 413,
+    detail: `The request body is larger than ${limits.maxBytes} bytes; request bodies of this API are small JSON objects.`,
+  };
+}
+
+function contentTypeProblem(header: string | undefined): string | undefined {
+  if (header === undefined)
+    return 'Missing Content-Type: send the body as JSON with "Content-Type: application/json".';
+  const [mediaType = '', ...parameters] = header.split(';');
+  if (mediaType.trim().toLowerCase() !== 'application/json') {
+    return `Unsupported Content-Type "${header.slice(0, 100)}": send the body as JSON with "Content-Type: application/json".`;
+  }
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      return `Unsupported charset "${charset.slice(0, 40)}": JSON bodies must be UTF-8.`;
+    }
+  }
+  return undefined;
+}
+
+export function parseJsonBody(bytes: Buffer, limits: JsonBodyLimits): JsonBodyOutcome {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, status: 400, detail: 'The request body is not valid UTF-8.' };
+  }
+  if (text.trim() === '')
+    return { ok: false, status: 400, detail: 'A JSON request body is required (send at least {}).' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.slice(0, 160) : 'syntax error';
+    return {
+      ok: false,
+      status: 400,
+      detail: `The request body is not valid JSON: ${reason}.`,
+      malformedJson: true,
+    };
+  }
+  const problem = structureProblem(value, limits.maxDepth);
+  if (problem) return { ok: false, status: 400, detail: problem };
+  return { ok: true, value };
+}
+
+/** Walks the parsed body without recursion: nesting depth and forbidden keys. */
+function structureProblem(root: unknown, maxDepth: number): string | undefined {
+  if (root === null || typeof root !== 'object') return undefined;
+  const stack: { value: object; depth: number }[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop() as { value: object; depth: number };
+    if (depth > maxDepth) return `The request body nests deeper than ${maxDepth} levels.`;
+    if (Array.isArray(value)) {
+      for (const item of value)
+        if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key)) {
+        return `The request body contains the key "${key}", which is not allowed in any request; remove it.`;
+      }
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}

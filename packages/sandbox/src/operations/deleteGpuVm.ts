@@ -1,0 +1,26 @@
+import { errorResult, jsonResult } from '../operationResult.js';
+import { acceptanceRecord } from './acceptanceRecord.js';
+import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+
+export const deleteGpuVm: OperationHandler = (request, services) => {
+  const { store, behaviour } = services;
+  const vmId = request.pathParameters.vm_id ?? '';
+  const vm = store.gpuVms.get(vmId);
+  if (!vm || vm.workspaceId !== request.workspaceId) {
+    return errorResult(404, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
+  }
+  if (vm.state === 'deleting') {
+    return errorResult(409, `GPU VM ${vmId} is already being deleted.`);
+  }
+  vm.state = 'deleting';
+  const record = acceptanceRecord(
+    services,
+    behaviour.fault === 'delete-acceptance-other-vm-id' ? `${vmId}-x` : vmId,
+  );
+  store.operations.set(record.operation_id, {
+    record,
+    workspaceId: request.workspaceId,
+    kind: 'delete-gpu-vm',
+  });
+  return jsonResult(202, record);
+};

@@ -1,0 +1,90 @@
+import { errorResult, jsonResult } from '../operationResult.js';
+import type { BackupPolicyRecord, BackupPolicySchedule } from '../sandboxStore.js';
+import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
+import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+
+interface EnableBackupsBody {
+  schedule?: BackupPolicySchedule;
+  retention_days?: number;
+  full_backup_interval_days?: number;
+  incremental_enabled?: boolean;
+  requested_by?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Creates the VM's backup policy. The defaults come from the spec's `default` keywords (which
+ * quote the document); a second enable conflicts (409) unless the variant answers the policy.
+ */
+export const enableGpuVmBackups: OperationHandler = (request, services) => {
+  const { store, behaviour, clock, contract } = services;
+  const vmId = request.pathParameters.vm_id ?? '';
+  const vm = store.gpuVms.get(vmId);
+  if (!vm || vm.workspaceId !== request.workspaceId) {
+    return errorResult(404, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
+  }
+  if (vm.state === 'deleting')
+    return errorResult(409, `GPU VM ${vmId} is being deleted; backups cannot be enabled.`);
+  if (vm.backupPolicy) {
+    if (behaviour.variant === 'backup-enable-twice-returns-policy') return jsonResult(200, vm.backupPolicy);
+    return errorResult(
+      409,
+      `Backups are already enabled on GPU VM ${vmId} (policy ${vm.backupPolicy.policy_id}).`,
+    );
+  }
+
+  const sent = request.body as EnableBackupsBody;
+  const body = structuredClone(sent);
+  contract.applyDefaults('EnableGpuVmBackupsRequest', body);
+  const schedule: BackupPolicySchedule = body.schedule ?? {};
+  contract.applyDefaults('BackupPolicySchedule', schedule);
+  schedule.day_of_week ??= null;
+  if (behaviour.fault === 'backup-default-retention-14' && sent.retention_days === undefined)
+    body.retention_days = 14;
+  if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {
+    schedule.window_minutes = 60;
+  }
+
+  const now = clock.timestamp();
+  const policy: BackupPolicyRecord = {
+    organization_id: SANDBOX_ORGANIZATION.id,
+    workspace_id: vm.workspaceId,
+    policy_id: store.nextId('bkp'),
+    vm_id: vm.vmId,
+    enabled: true,
+    schedule,
+    retention_days: body.retention_days as number,
+    full_backup_interval_days: body.full_backup_interval_days as number,
+    incremental_enabled: body.incremental_enabled as boolean,
+    storage_backend: 'object-storage',
+    created_at: now,
+    updated_at: now,
+    organization_name: SANDBOX_ORGANIZATION.name,
+    workspace_name: store.workspaceNames.get(vm.workspaceId) ?? null,
+    vm_name: vm.name,
+    os_type: vm.osType,
+    os_distro: vm.osDistro,
+    template_id: vm.templateId,
+    next_run_at: nextRunAt(schedule, clock.now(), (ms) => clock.format(ms)),
+    last_run_at: null,
+  };
+  if (behaviour.fault === 'backup-policy-missing-storage-backend') delete policy.storage_backend;
+  vm.backupPolicy = policy;
+  return jsonResult(200, policy);
+};
+
+/** The next run of a UTC schedule; null where the sandbox does not compute it (other time zones). */
+function nextRunAt(
+  schedule: BackupPolicySchedule,
+  nowMs: number,
+  format: (ms: number) => string,
+): string | null {
+  const { hour, minute, timezone } = schedule;
+  if (timezone?.toUpperCase() !== 'UTC' || hour === undefined || minute === undefined) return null;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return null;
+  const today = new Date(nowMs);
+  let next = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), hour, minute);
+  if (next <= nowMs) next += DAY_MS;
+  return format(next);
+}

@@ -1,0 +1,28 @@
+import { errorResult, jsonResult } from '../operationResult.js';
+import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
+import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+
+export const getCloudVmSnapshotRestore: OperationHandler = (request, services) => {
+  const { store, behaviour } = services;
+  const restoreId = request.pathParameters.restore_id ?? '';
+  let restore: object | undefined = store.restores.get(restoreId);
+  if (restore && (restore as { workspace_id: string }).workspace_id !== request.workspaceId)
+    restore = undefined;
+  if (!restore) {
+    if (behaviour.fault !== 'unknown-restore-answers-200') {
+      return errorResult(404, NOT_FOUND_DETAIL('Restore', restoreId, request.workspaceId));
+    }
+    restore = {
+      organization_id: SANDBOX_ORGANIZATION.id,
+      workspace_id: request.workspaceId,
+      restore_id: restoreId,
+      source_vm_id: 'vm-unknown',
+      target_mode: 'new_vm',
+      recovery_point_id: 'snap-unknown',
+      status: 'queued',
+    };
+  }
+  if (behaviour.fault === 'restore-status-extra-value') restore = { ...restore, status: 'completed' };
+  if (behaviour.fault === 'restore-in-envelope') return jsonResult(200, { data: restore });
+  return jsonResult(200, restore);
+};

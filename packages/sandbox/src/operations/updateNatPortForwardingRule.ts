@@ -1,0 +1,67 @@
+import { errorResult, jsonResult } from '../operationResult.js';
+import { type NatRuleRecord, natRuleKey } from '../sandboxStore.js';
+import type { OperationHandler } from './operationContext.js';
+
+type RuleUpdate = Partial<
+  Pick<
+    NatRuleRecord,
+    'name' | 'protocol' | 'external_port' | 'internal_ip' | 'internal_port' | 'note' | 'enabled'
+  >
+>;
+
+/** Rule states in which the rule cannot be changed (transitions are not shown by the document). */
+const BUSY_STATES: ReadonlySet<string> = new Set(['provisioning', 'deleting']);
+
+/** What the patch-resets-unsent-fields fault puts in every field the request did not send. */
+const BLANK_RULE: Required<RuleUpdate> = {
+  name: '',
+  protocol: 'tcp',
+  external_port: 0,
+  internal_ip: '',
+  internal_port: 0,
+  note: '',
+  enabled: true,
+};
+
+/** A partial update: fields not sent keep their values; `updated_at` advances. */
+export const updateNatPortForwardingRule: OperationHandler = (request, services) => {
+  const { store, behaviour, clock } = services;
+  const { vpc_id = '', nat_gateway_id = '', port_forwarding_rule_id = '' } = request.pathParameters;
+  const rule = store.natRules.get(natRuleKey(vpc_id, nat_gateway_id, port_forwarding_rule_id));
+  if (!rule || rule.workspace_id !== request.workspaceId) {
+    return errorResult(
+      404,
+      `Port-forwarding rule ${port_forwarding_rule_id} of NAT gateway ${nat_gateway_id} in VPC ${vpc_id} was not found in workspace ${request.workspaceId}.`,
+    );
+  }
+  if (BUSY_STATES.has(rule.status)) {
+    return errorResult(
+      409,
+      `Port-forwarding rule ${port_forwarding_rule_id} is ${rule.status}; retry when it is available.`,
+    );
+  }
+  const update = request.body as RuleUpdate;
+  switch (behaviour.fault) {
+    case 'patch-ignores-sent-fields':
+      break;
+    case 'patch-resets-unsent-fields':
+      Object.assign(rule, BLANK_RULE, pickUpdate(update));
+      rule.updated_at = clock.laterThan(rule.updated_at);
+      break;
+    default:
+      Object.assign(rule, pickUpdate(update));
+      rule.updated_at = clock.laterThan(rule.updated_at);
+  }
+  if (behaviour.fault === 'nat-rule-status-extra-value')
+    return jsonResult(200, { ...rule, status: 'active' });
+  return jsonResult(200, rule);
+};
+
+/** Only the fields the document lets a PATCH change; other keys in the body are ignored. */
+function pickUpdate(update: RuleUpdate): RuleUpdate {
+  const picked: RuleUpdate = {};
+  for (const key of Object.keys(BLANK_RULE) as (keyof RuleUpdate)[]) {
+    if (update[key] !== undefined) (picked as Record<string, unknown>)[key] = update[key];
+  }
+  return picked;
+}

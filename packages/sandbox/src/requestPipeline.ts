@@ -1,0 +1,279 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isFaultId } from './faultCatalogue.js';
+import { rememberAnswer, replayFor, requestFingerprint } from './idempotency.js';
+import { type JsonBodyLimits, readJsonBody } from './jsonBodyReader.js';
+import { errorResult, type OperationResult } from './operationResult.js';
+import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
+import { type ParsedQuery, parseQueryString } from './queryString.js';
+import type { ResponseWriter } from './responseWriter.js';
+import { RouteTable } from './routeTable.js';
+import { describeSchemaError, type OperationContract, type ParameterContract } from './specContract.js';
+import type { Caller, TokenAuthenticator } from './tokenAuthenticator.js';
+import type { WorkspaceGate } from './workspaceGate.js';
+
+/** One operation as the pipeline runs it, with its checks resolved once at start-up. */
+interface Route {
+  readonly contract: OperationContract;
+  readonly handler: OperationHandler;
+  /** Scopes the caller must hold (the spec's one scope, unless a fault changed it). */
+  readonly requiredScopes: readonly string[];
+  readonly workspaceParameter: ParameterContract;
+  readonly idempotencyParameter: ParameterContract | undefined;
+  readonly pathParameters: readonly ParameterContract[];
+}
+
+export interface PipelineDependencies {
+  readonly contract: { readonly operations: readonly OperationContract[] };
+  readonly handlers: Readonly<Record<string, OperationHandler>>;
+  readonly services: SandboxServices;
+  readonly authenticator: TokenAuthenticator;
+  readonly workspaces: WorkspaceGate;
+  readonly writer: ResponseWriter;
+  readonly bodyLimits: JsonBodyLimits;
+  /** Called with unexpected errors (bugs); never with request data. */
+  readonly onInternalError: (error: unknown) => void;
+}
+
+export const API_BASE_PATH = '/v1';
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** The sandbox's `node:http` request listener. */
+export function createRequestListener(
+  deps: PipelineDependencies,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { services, authenticator, workspaces, writer } = deps;
+  const { behaviour, store } = services;
+  const routes = buildRouteTable(deps);
+  const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
+
+  const fail = (res: ServerResponse, error: unknown) => {
+    deps.onInternalError(error);
+    writer.sendError(res, 500, 'Internal sandbox error: this is a bug in the sandbox, not in your request.');
+  };
+
+  interface Checked {
+    readonly workspaceId: string;
+    readonly idempotencyKey: string | undefined;
+  }
+
+  /** workspace_id form, X-Idempotency-Key and path parameters, from the spec's parameter schemas. */
+  const checkParameters = (
+    route: Route,
+    query: ParsedQuery & { ok: true },
+    req: IncomingMessage,
+    pathParameters: Readonly<Record<string, string>>,
+  ): Checked | OperationResult => {
+    const workspaceName = route.workspaceParameter.name;
+    const form = workspaces.checkForm(
+      route.workspaceParameter,
+      query.values.get(workspaceName),
+      query.duplicated.has(workspaceName),
+    );
+    if (!form.ok) return errorResult(form.status, form.detail);
+    for (const parameter of route.pathParameters) {
+      if (!parameter.validate(pathParameters[parameter.name])) {
+        return errorResult(400, `Invalid path parameter ${parameter.name}.`);
+      }
+    }
+    let idempotencyKey: string | undefined;
+    const keyParameter = route.idempotencyParameter;
+    if (keyParameter) {
+      const raw = req.headers[keyParameter.key];
+      const value = Array.isArray(raw) ? raw.join(', ') : raw;
+      if (value === undefined) {
+        if (behaviour.fault !== 'idempotency-key-optional') {
+          return errorResult(
+            400,
+            `Missing ${keyParameter.name} header: this operation requires one. Send a new UUID per request and the same one when retrying it.`,
+          );
+        }
+      } else if (
+        value.trim() === '' ||
+        value.length > IDEMPOTENCY_KEY_MAX_LENGTH ||
+        !keyParameter.validate(value)
+      ) {
+        return errorResult(
+          400,
+          `Invalid ${keyParameter.name} header: send a non-empty string of at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, e.g. a UUID.`,
+        );
+      } else {
+        idempotencyKey = value;
+      }
+    }
+    return { workspaceId: form.workspaceId, idempotencyKey };
+  };
+
+  const authorise = (route: Route, req: IncomingMessage): Caller | OperationResult => {
+    const outcome = authenticator.authenticate(req.headers.authorization);
+    if (!outcome.ok) return errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
+    for (const scope of route.requiredScopes) {
+      if (!outcome.caller.hasScope(scope)) {
+        return errorResult(
+          403,
+          `The token lacks the ${scope} scope, which ${route.contract.operationId} requires.`,
+        );
+      }
+    }
+    return outcome.caller;
+  };
+
+  const execute = (
+    route: Route,
+    req: IncomingMessage,
+    pathname: string,
+    caller: Caller,
+    checked: Checked,
+    pathParameters: Readonly<Record<string, string>>,
+    body: unknown,
+  ): OperationResult => {
+    const request = { caller, workspaceId: checked.workspaceId, pathParameters, body };
+    const key = checked.idempotencyKey;
+    if (key === undefined) return route.handler(request, services);
+    const fingerprint = requestFingerprint(req.method ?? '', pathname, checked.workspaceId, body);
+    if (behaviour.fault !== 'ignore-idempotency-key') {
+      const replay = replayFor(store, key, fingerprint);
+      if (replay) return replay;
+    }
+    const result = route.handler(request, services);
+    rememberAnswer(store, key, fingerprint, result);
+    return result;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
+    const method = req.method ?? 'GET';
+    const match = routes.match(method, pathname);
+    if (match.kind === 'not-found') {
+      writer.sendError(
+        res,
+        404,
+        `No endpoint ${method} ${pathname.slice(0, 200)}: the sandbox serves the operations of the API document under ${API_BASE_PATH}.`,
+      );
+      return;
+    }
+    if (match.kind === 'method-not-allowed') {
+      writer.sendError(res, 405, `Method ${method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
+        allow: match.allowed.join(', '),
+      });
+      return;
+    }
+    if (match.kind === 'bad-path') {
+      writer.sendError(res, 400, match.detail);
+      return;
+    }
+    const route = match.value;
+    const query = parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1));
+    if (!query.ok) {
+      writer.sendError(res, 400, query.detail);
+      return;
+    }
+
+    // Token, scope and parameters are checked in one order or the other (A-CHECK-ORDER variant).
+    let caller: Caller | OperationResult;
+    let checked: Checked | OperationResult;
+    if (parametersFirst) {
+      checked = checkParameters(route, query, req, match.pathParameters);
+      caller = 'kind' in checked ? checked : authorise(route, req);
+    } else {
+      caller = authorise(route, req);
+      checked = 'kind' in caller ? caller : checkParameters(route, query, req, match.pathParameters);
+    }
+    if ('kind' in caller || 'kind' in checked) {
+      writer.send(res, 'kind' in checked ? checked : (caller as OperationResult));
+      return;
+    }
+    const refusal = workspaces.refusal(caller, checked.workspaceId);
+    if (refusal) {
+      writer.sendError(res, 403, refusal);
+      return;
+    }
+
+    const validateBody = route.contract.validateBody;
+    if (!validateBody) {
+      writer.send(res, execute(route, req, pathname, caller, checked, match.pathParameters, undefined));
+      return;
+    }
+    const authorisedCaller = caller;
+    const checkedParameters = checked;
+    readJsonBody(req, deps.bodyLimits, (outcome) => {
+      try {
+        if (!outcome.ok) {
+          if (outcome.malformedJson && behaviour.fault === 'malformed-json-answers-500') {
+            writer.sendError(res, 500, 'Internal Server Error');
+            return;
+          }
+          writer.sendError(res, outcome.status, outcome.detail);
+          return;
+        }
+        if (!validateBody(outcome.value)) {
+          writer.sendError(
+            res,
+            400,
+            `Invalid request body: ${describeSchemaError(validateBody.errors, 'the body')}.`,
+          );
+          return;
+        }
+        writer.send(
+          res,
+          execute(
+            route,
+            req,
+            pathname,
+            authorisedCaller,
+            checkedParameters,
+            match.pathParameters,
+            outcome.value,
+          ),
+        );
+      } catch (error) {
+        fail(res, error);
+      }
+    });
+  };
+
+  return (req, res) => {
+    try {
+      handle(req, res);
+    } catch (error) {
+      fail(res, error);
+    }
+  };
+}
+
+function buildRouteTable(deps: PipelineDependencies): RouteTable<Route> {
+  const fault = deps.services.behaviour.fault;
+  const table = new RouteTable<Route>(API_BASE_PATH);
+  for (const contract of deps.contract.operations) {
+    const handler = deps.handlers[contract.operationId];
+    if (!handler) throw new Error(`The sandbox has no handler for ${contract.operationId}`);
+    const workspaceParameter = contract.parameters.find((p) => p.in === 'query' && p.name === 'workspace_id');
+    if (!workspaceParameter)
+      throw new Error(`${contract.operationId} declares no workspace_id query parameter`);
+    table.add(contract.method, contract.path, {
+      contract,
+      handler,
+      requiredScopes: requiredScopes(contract, fault),
+      workspaceParameter,
+      idempotencyParameter: contract.idempotencyKeyRequired
+        ? contract.parameters.find((p) => p.in === 'header' && p.key === 'x-idempotency-key')
+        : undefined,
+      pathParameters: contract.parameters.filter((p) => p.in === 'path'),
+    });
+  }
+  return table;
+}
+
+/** The SCOPE-1 and BILL-5 faults change which scopes one operation asks for. */
+function requiredScopes(contract: OperationContract, fault: string | undefined): readonly string[] {
+  const ignoreFault = `ignore-scope-${contract.operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (!isFaultId(ignoreFault)) throw new Error(`No scope fault ${ignoreFault} for ${contract.operationId}`);
+  if (fault === ignoreFault) return [];
+  if (fault === 'preflight-requires-vm-write' && contract.operationId === 'checkResourceEligibility')
+    return ['vm.write'];
+  if (fault === 'create-requires-billing-read' && contract.operationId === 'createCloudVm') {
+    return [contract.scope, 'billing.read'];
+  }
+  return [contract.scope];
+}

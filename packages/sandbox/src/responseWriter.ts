@@ -1,0 +1,73 @@
+import type { ServerResponse } from 'node:http';
+import type { OperationResult } from './operationResult.js';
+import type { SandboxBehaviour } from './sandboxBehaviour.js';
+
+const JSON_TYPE = 'application/json';
+
+/** Serialises results: errors as `{ detail }`, successes as the record itself. */
+export class ResponseWriter {
+  private readonly successType: string;
+  private readonly extraFields: boolean;
+  private requestCounter = 0;
+
+  constructor(private readonly behaviour: SandboxBehaviour) {
+    this.successType =
+      behaviour.fault === 'success-content-type-text' ? 'text/plain; charset=utf-8' : JSON_TYPE;
+    this.extraFields = behaviour.variant === 'extra-record-fields';
+  }
+
+  send(res: ServerResponse, result: OperationResult): void {
+    if (res.headersSent || res.writableEnded) return;
+    switch (result.kind) {
+      case 'json':
+        this.write(res, result.status, this.successType, JSON.stringify(this.decorate(result.body)));
+        return;
+      case 'empty':
+        res.writeHead(result.status);
+        res.end();
+        return;
+      case 'error':
+        this.sendError(res, result.status, result.detail, result.headers);
+        return;
+    }
+  }
+
+  sendError(
+    res: ServerResponse,
+    status: number,
+    detail: string,
+    headers?: Readonly<Record<string, string>>,
+  ): void {
+    if (res.headersSent || res.writableEnded) return;
+    if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    switch (this.behaviour.fault) {
+      case 'error-body-not-json':
+        this.write(res, status, 'text/plain; charset=utf-8', detail);
+        return;
+      case 'error-without-detail':
+        this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ message: detail })));
+        return;
+      case 'error-detail-number':
+        this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ detail: status })));
+        return;
+      default:
+        this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ detail })));
+    }
+  }
+
+  private write(res: ServerResponse, status: number, contentType: string, text: string): void {
+    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  /** The extra-record-fields variant: undocumented fields on every record, which clients must ignore. */
+  private decorate(body: unknown): unknown {
+    if (!this.extraFields) return body;
+    const requestId = `req-${(++this.requestCounter).toString(16).padStart(8, '0')}`;
+    const addFields = (value: unknown): unknown =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? { ...value, request_id: requestId, sandbox_revision: 'variant-extra-fields' }
+        : value;
+    return Array.isArray(body) ? body.map(addFields) : addFields(body);
+  }
+}

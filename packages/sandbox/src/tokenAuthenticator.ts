@@ -1,0 +1,133 @@
+import type { SandboxBehaviour } from './sandboxBehaviour.js';
+import type { SandboxEnvironment, SandboxIdentity, SandboxProfile } from './sandboxProfile.js';
+
+/** An authenticated caller: what it may do and where. */
+export interface Caller {
+  readonly identityName: string;
+  readonly policy: 'entire-organization' | 'specific-workspaces';
+  hasScope(scope: string): boolean;
+  /** Whether the workspace policy lets the caller into a workspace of its organization. */
+  policyAllows(workspaceId: string): boolean;
+}
+
+export type AuthenticationOutcome =
+  | { readonly ok: true; readonly caller: Caller }
+  | { readonly ok: false; readonly detail: string };
+
+const BEARER = 'bearer ';
+
+/** Resolves `Authorization` headers to callers, bound to the sandbox's environment. */
+export class TokenAuthenticator {
+  private readonly callers = new Map<string, Caller>();
+  private readonly revoked: string | undefined;
+  private readonly otherEnvironmentToken: string | undefined;
+  /** A full-rights caller, used only by faults that let a bad credential through. */
+  private readonly faultBypassCaller: Caller = toCaller('fault-bypass', {
+    token: '',
+    scopes: 'all',
+    workspaces: 'all',
+  });
+
+  constructor(
+    profile: SandboxProfile,
+    private readonly environment: SandboxEnvironment,
+    private readonly prefixes: Readonly<Record<SandboxEnvironment, string>>,
+    private readonly behaviour: SandboxBehaviour,
+  ) {
+    for (const [name, identity] of Object.entries(profile.identities))
+      this.callers.set(identity.token, toCaller(name, identity));
+    this.revoked = profile.revokedToken;
+    this.otherEnvironmentToken = profile.otherEnvironmentToken;
+  }
+
+  private get ownPrefix(): string {
+    return this.prefixes[this.environment];
+  }
+
+  private get otherEnvironment(): SandboxEnvironment {
+    return this.environment === 'development' ? 'production' : 'development';
+  }
+
+  authenticate(header: string | undefined): AuthenticationOutcome {
+    const fault = this.behaviour.fault;
+    if (header === undefined || header.trim() === '') {
+      if (fault === 'accept-missing-authorization') return { ok: true, caller: this.faultBypassCaller };
+      return { ok: false, detail: 'Missing Authorization header: send "Authorization: Bearer <API token>".' };
+    }
+    if (header.length <= BEARER.length || header.slice(0, BEARER.length).toLowerCase() !== BEARER) {
+      const leaked = this.faultyNonBearer(header);
+      if (leaked) return { ok: true, caller: leaked };
+      return {
+        ok: false,
+        detail: 'Malformed Authorization header: use the Bearer scheme, "Authorization: Bearer <API token>".',
+      };
+    }
+    const token = header.slice(BEARER.length).trim();
+    if (token === '' || /\s/.test(token)) {
+      return {
+        ok: false,
+        detail: 'Malformed Authorization header: the Bearer token must be one non-empty word.',
+      };
+    }
+    return this.resolveToken(token);
+  }
+
+  private resolveToken(token: string): AuthenticationOutcome {
+    const fault = this.behaviour.fault;
+    const own = this.ownPrefix;
+    const other = this.prefixes[this.otherEnvironment];
+    if (!token.startsWith(own)) {
+      if (fault === 'accept-other-environment-token') {
+        if (token === this.otherEnvironmentToken) return { ok: true, caller: this.faultBypassCaller };
+        if (token.startsWith(other)) {
+          const twin = this.callers.get(own + token.slice(other.length));
+          if (twin) return { ok: true, caller: twin };
+        }
+      }
+      if (token.startsWith(other) || token === this.otherEnvironmentToken) {
+        return {
+          ok: false,
+          detail: `This token belongs to the ${this.otherEnvironment} environment; this is the ${this.environment} environment, which takes ${own} tokens only.`,
+        };
+      }
+      return { ok: false, detail: `Invalid API token: ${this.environment} tokens start with ${own}.` };
+    }
+    const caller = this.callers.get(token);
+    if (caller) return { ok: true, caller };
+    if (token === this.revoked) {
+      if (fault === 'accept-revoked-token') return { ok: true, caller: this.faultBypassCaller };
+      return {
+        ok: false,
+        detail: 'This API token has been revoked; create a new token in the management portal.',
+      };
+    }
+    if (fault === 'accept-unknown-token') return { ok: true, caller: this.faultBypassCaller };
+    return { ok: false, detail: 'Invalid API token: it is unknown or has expired.' };
+  }
+
+  /** The two AUTH-1 faults: credentials outside the Bearer scheme that still carry a known token. */
+  private faultyNonBearer(header: string): Caller | undefined {
+    const fault = this.behaviour.fault;
+    if (fault === 'accept-raw-token') return this.callers.get(header.trim());
+    if (fault !== 'accept-basic-auth' || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+    const credential = header.slice(6).trim();
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    for (const candidate of [credential, decoded, ...decoded.split(':')]) {
+      const caller = this.callers.get(candidate);
+      if (caller) return caller;
+    }
+    // Like a forgotten fallback to a service account: any other Basic credential gets full rights.
+    return this.faultBypassCaller;
+  }
+}
+
+function toCaller(name: string, identity: SandboxIdentity): Caller {
+  const scopes = identity.scopes === 'all' ? undefined : new Set(identity.scopes);
+  const workspaces = identity.workspaces === 'all' ? undefined : new Set(identity.workspaces);
+  return {
+    identityName: name,
+    policy: workspaces ? 'specific-workspaces' : 'entire-organization',
+    hasScope: scopes ? (scope) => scopes.has(scope) : () => true,
+    policyAllows: workspaces ? (workspaceId) => workspaces.has(workspaceId) : () => true,
+  };
+}

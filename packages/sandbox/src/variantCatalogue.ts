@@ -1,0 +1,62 @@
+/** A legitimate choice where the API document says "not shown": a correct sandbox that differs. */
+export interface VariantEntry {
+  readonly id: string;
+  /** The gap (spec/gaps/not-shown.yaml) or assumption (spec/gaps/assumptions.yaml) the variant exercises. */
+  readonly gap: string;
+  readonly description: string;
+}
+
+/** Every named variant. A conformance suite must pass every one of them with no failure. */
+export const variantCatalogue = [
+  {
+    id: 'workspace-id-422',
+    gap: 'NS-WORKSPACE-ID-STATUS',
+    description: 'An invalid or missing workspace_id answers 422 instead of 400.',
+  },
+  {
+    id: 'billing-refusal-402',
+    gap: 'NS-BILLING-REFUSAL-STATUS',
+    description: 'The gateway refuses a billable create with 402 instead of 403.',
+  },
+  {
+    id: 'billing-refusal-409',
+    gap: 'NS-BILLING-REFUSAL-STATUS',
+    description: 'The gateway refuses a billable create with 409 instead of 403.',
+  },
+  {
+    id: 'parameters-checked-before-auth',
+    gap: 'A-CHECK-ORDER',
+    description:
+      'Parameters (workspace_id, X-Idempotency-Key) are validated before the token, scope and workspace policy.',
+  },
+  {
+    id: 'extra-record-fields',
+    gap: 'A-RECORD-EXTRA-FIELDS',
+    description: 'Every JSON record (success and error, list items too) carries extra undocumented fields.',
+  },
+  {
+    id: 'backup-enable-twice-returns-policy',
+    gap: 'NS-BACKUP-ENABLE-TWICE',
+    description:
+      'Enabling backups on a VM that already has a policy answers 200 with the existing policy instead of 409.',
+  },
+  {
+    id: 'timestamps-with-offset',
+    gap: 'A-TIMESTAMP-UTC-NOTATION',
+    description: 'Timestamps are written with +00:00 instead of Z.',
+  },
+  {
+    id: 'released-ip-conflict',
+    gap: 'NS-OTHER-RESOURCE-FIELDS',
+    description:
+      'A released reserved IP stays known in state "released": releasing it again answers 409 instead of 404.',
+  },
+] as const satisfies readonly VariantEntry[];
+
+export type VariantId = (typeof variantCatalogue)[number]['id'];
+
+const VARIANT_IDS: ReadonlySet<string> = new Set(variantCatalogue.map((variant) => variant.id));
+
+export function isVariantId(value: string): value is VariantId {
+  return VARIANT_IDS.has(value);
+}

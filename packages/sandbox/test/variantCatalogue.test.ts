@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSandboxProfile } from '../src/defaultSandboxProfile.js';
+import { SANDBOX_FIXTURES } from '../src/sandboxStore.js';
+import { type VariantId, variantCatalogue } from '../src/variantCatalogue.js';
+import {
+  type Answer,
+  type Harness,
+  isUtcTimestamp,
+  paths,
+  responseSchemaValidator,
+  startHarness,
+} from './sandboxHarness.js';
+
+/** Each variant: one observation, what the default sandbox shows and what the variant shows. */
+interface VariantProbe {
+  readonly observe: (h: Harness) => Promise<unknown>;
+  readonly byDefault: (observation: unknown) => boolean;
+  /** The variant's answer, which must also stay within what the document allows. */
+  readonly withVariant: (observation: unknown) => boolean;
+}
+
+const answer = (o: unknown) => o as Answer;
+const record = (o: unknown) => answer(o).json as Record<string, unknown>;
+const createVm = (h: Harness, workspace: string | null) =>
+  h.call('POST', paths.cloudVms, { json: { name: 'x' }, idempotencyKey: `k-${Math.random()}`, workspace });
+
+const variantProbes: Record<VariantId, VariantProbe> = {
+  'workspace-id-422': {
+    observe: (h) => h.call('GET', paths.buckets, { workspace: '0' }),
+    byDefault: (o) => answer(o).status === 400,
+    withVariant: (o) => answer(o).status === 422 && typeof record(o).detail === 'string',
+  },
+  'billing-refusal-402': {
+    observe: (h) => createVm(h, h.profile.workspaces.billingDenied ?? null),
+    byDefault: (o) => answer(o).status === 403,
+    withVariant: (o) => answer(o).status === 402 && typeof record(o).detail === 'string',
+  },
+  'billing-refusal-409': {
+    observe: (h) => createVm(h, h.profile.workspaces.billingDenied ?? null),
+    byDefault: (o) => answer(o).status === 403,
+    withVariant: (o) => answer(o).status === 409 && typeof record(o).detail === 'string',
+  },
+  'parameters-checked-before-auth': {
+    // Breaks two rules at once: any status either rule allows is correct (A-CHECK-ORDER).
+    observe: (h) => h.call('GET', paths.buckets, { workspace: '0', authorization: null }),
+    byDefault: (o) => answer(o).status === 401,
+    withVariant: (o) => answer(o).status === 400,
+  },
+  'extra-record-fields': {
+    observe: (h) => h.call('GET', paths.restore(h.profile.resources?.restoreIds?.[0] ?? '')),
+    byDefault: (o) => !('request_id' in record(o)),
+    withVariant: (o) =>
+      'request_id' in record(o) && responseSchemaValidator('CloudVmRestore')(answer(o).json),
+  },
+  'backup-enable-twice-returns-policy': {
+    observe: async (h) => {
+      const path = paths.enableBackups(h.profile.resources?.gpuVmIds?.[0] ?? '');
+      const firstAnswer = await h.call('POST', path, { json: {} });
+      const secondAnswer = await h.call('POST', path, { json: { retention_days: 30 } });
+      return { first: firstAnswer.json, second: secondAnswer };
+    },
+    byDefault: (o) => (o as { second: Answer }).second.status === 409,
+    withVariant: (o) => {
+      const { first, second } = o as { first: unknown; second: Answer };
+      return second.status === 200 && JSON.stringify(second.json) === JSON.stringify(first);
+    },
+  },
+  'timestamps-with-offset': {
+    observe: (h) => createVm(h, h.profile.workspaces.primary),
+    byDefault: (o) => String(record(o).submitted_at).endsWith('Z'),
+    withVariant: (o) =>
+      String(record(o).submitted_at).endsWith('+00:00') && isUtcTimestamp(record(o).submitted_at),
+  },
+  'released-ip-conflict': {
+    observe: async (h) => {
+      const path = paths.reservedIp(h.profile.resources?.releasableReservedIpIds?.[0] ?? '');
+      await h.call('DELETE', path);
+      return h.call('DELETE', path);
+    },
+    byDefault: (o) => answer(o).status === 404,
+    withVariant: (o) => answer(o).status === 409,
+  },
+};
+
+const profile = defaultSandboxProfile();
+let defaults: Harness;
+beforeAll(async () => {
+  defaults = await startHarness({ profile });
+});
+afterAll(() => defaults.close());
+
+describe('the variant catalogue', () => {
+  it('has at least 5 variants, each tied to a gap or assumption, and a probe for each', () => {
+    expect(variantCatalogue.length).toBeGreaterThanOrEqual(5);
+    for (const variant of variantCatalogue) expect(variant.gap).toMatch(/^(NS|A)-[A-Z-]+$/);
+    expect(Object.keys(variantProbes).sort()).toEqual(variantCatalogue.map((variant) => variant.id).sort());
+  });
+});
+
+describe.each(variantCatalogue.map((variant) => variant.id))('variant %s', (variantId) => {
+  const probe = variantProbes[variantId];
+
+  it('differs from the default sandbox in the intended way', async () => {
+    defaults.sandbox.reset();
+    const byDefault = await probe.observe(defaults);
+    expect(probe.byDefault(byDefault), JSON.stringify(byDefault)).toBe(true);
+    const varied = await startHarness({ profile, variant: variantId });
+    try {
+      const observation = await probe.observe(varied);
+      expect(probe.withVariant(observation), JSON.stringify(observation)).toBe(true);
+    } finally {
+      await varied.close();
+    }
+  });
+
+  it('still answers a valid request as the document requires', async () => {
+    const varied = await startHarness({ profile, variant: variantId });
+    try {
+      const rule = profile.resources?.natRules?.[0];
+      const patched = await varied.call(
+        'PATCH',
+        paths.natRule(rule?.vpcId ?? '', rule?.natGatewayId ?? '', rule?.ruleId ?? ''),
+        {
+          json: { note: 'variant' },
+        },
+      );
+      expect(patched.status).toBe(200);
+      expect(responseSchemaValidator('NatPortForwardingRule')(patched.json)).toBe(true);
+      const busy = paths.natRule(
+        SANDBOX_FIXTURES.vpcId,
+        SANDBOX_FIXTURES.natGatewayId,
+        SANDBOX_FIXTURES.deletingRuleId,
+      );
+      expect((await varied.call('PATCH', busy, { json: {} })).status).toBe(409);
+      expect((await varied.call('GET', paths.buckets, { authorization: null })).status).toBe(401);
+    } finally {
+      await varied.close();
+    }
+  });
+});
