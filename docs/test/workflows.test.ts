@@ -105,11 +105,22 @@ describe('GitHub workflows', () => {
   it('conformance-staging.yml runs on a schedule and on demand, with tokens only from secrets', () => {
     const { source, workflow } = readWorkflow('conformance-staging.yml');
     expect(Object.keys(workflow.on as object).sort()).toEqual(['schedule', 'workflow_dispatch']);
-    expect(source).toContain('--target packages/conformance/profiles/staging.example.yaml');
-    expect(source).toMatch(/--reporter json --reporter junit --out reports/);
-    const tokenLines = source.split('\n').filter((line) => /^\s+STAGING_\w+:/.test(line));
-    expect(tokenLines.length).toBeGreaterThan(0);
-    for (const line of tokenLines) expect(line).toMatch(/\$\{\{ secrets\.STAGING_\w+ \}\}$/);
+    expect(source).toContain(
+      "vars.CONFORMANCE_STAGING_PROFILE || 'packages/conformance/profiles/staging.yaml'",
+    );
+    expect(source).toMatch(
+      /--target "\$PROFILE" --reporter table --reporter json --reporter junit --out reports/,
+    );
+    // Every ${NAME} the example profile references is passed from the repository secret NAME.
+    const profile = readFileSync(
+      join(repoRoot, 'packages/conformance/profiles/staging.example.yaml'),
+      'utf8',
+    );
+    const referenced = [...profile.matchAll(/^[^#\n]*\$\{([A-Z0-9_]+)\}/gm)].map((m) => m[1] as string);
+    expect(referenced.length).toBeGreaterThan(0);
+    for (const name of referenced) expect(source).toContain(`${name}: \${{ secrets.${name} }}`);
+    const tokenLines = source.split('\n').filter((line) => /^\s+(STAGING|PRODUCTION)_\w+:/.test(line));
+    for (const line of tokenLines) expect(line).toMatch(/\$\{\{ secrets\.[A-Z0-9_]+ \}\}$/);
     // The suite's failure must fail the job: no continue-on-error anywhere.
     expect(source).not.toContain('continue-on-error');
   });
