@@ -49,7 +49,9 @@ export function makeReferenceOffline(html: string): string {
 /** Builds the Redoc page of the bundled spec into `outFile`, with the site's top bar. */
 export function buildApiReference(specYamlPath: string, outFile: string): void {
   if (!existsSync(specYamlPath)) {
-    throw new Error(`bundled spec not found at ${specYamlPath}; run pnpm --filter @cloud-api/spec bundle`);
+    throw new Error(
+      `bundled spec not found at ${specYamlPath}; run pnpm docs:build from the repository root (it bundles the spec first)`,
+    );
   }
   if (!existsSync(redoclyEntry))
     throw new Error(`Redocly CLI not found at ${redoclyEntry}; run pnpm install`);

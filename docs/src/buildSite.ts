@@ -1,6 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   loadOpenApiDocument,
   type OpenApiDocument,
@@ -12,9 +11,10 @@ import { insertGapTables } from './gapTables.js';
 import { renderGeneratedMarkdown, renderGuide } from './guidePages.js';
 import { escapeHtml, renderPage } from './pageLayout.js';
 import { type GuideEntry, guideCatalogue, homeEntry, referenceEntry } from './siteNavigation.js';
+import { defaultSiteDir, docsPackageDir } from './sitePaths.js';
 
-const docsPackageDir = fileURLToPath(new URL('..', import.meta.url));
-export const defaultSiteDir = join(docsPackageDir, 'site');
+export { defaultSiteDir } from './sitePaths.js';
+
 const guidesDir = join(docsPackageDir, 'guides');
 /** Written by the conformance package; the site includes it when it exists. */
 export const ruleMatrixPath = join(docsPackageDir, 'reference', 'rule-matrix.md');
@@ -88,17 +88,5 @@ export function buildSite(siteDir: string = defaultSiteDir): void {
   for (const href of [homeEntry.href, ...guideCatalogue.map((entry) => entry.href)]) {
     const external = findExternalResources(readFileSync(join(siteDir, href), 'utf8'));
     if (external.length > 0) throw new Error(`${href} loads from outside: ${external.join(', ')}`);
-  }
-}
-
-const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-if (invokedDirectly) {
-  try {
-    const started = Date.now();
-    buildSite();
-    console.log(`docs: site built in ${defaultSiteDir} (${Date.now() - started} ms)`);
-  } catch (error) {
-    console.error(`docs: build failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
   }
 }

@@ -1,38 +1,70 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultSiteDir } from './buildSite.js';
-import { startStaticServer } from './staticServer.js';
+import {
+  describeListenFailure,
+  parseServeArguments,
+  SERVE_USAGE,
+  type ServeArguments,
+  ServeUsageError,
+} from './serveArguments.js';
+import { defaultSiteDir } from './sitePaths.js';
+import { type RunningStaticServer, startStaticServer } from './staticServer.js';
 
-const DEFAULT_PORT = 4173;
-
-function parsePort(argv: readonly string[]): number {
-  const index = argv.indexOf('--port');
-  const raw = index >= 0 ? argv[index + 1] : process.env.PORT;
-  if (raw === undefined || raw === '') return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port must be an integer from 0 to 65535, got "${raw}"`);
-  }
-  return port;
-}
+/** Exit status of a bad command line or a missing site; 1 is left for unexpected failures. */
+const EXIT_USAGE = 2;
 
 async function main(): Promise<void> {
-  if (!existsSync(join(defaultSiteDir, 'index.html'))) {
-    console.error(`docs: no site in ${defaultSiteDir}; build it first with pnpm docs:build`);
-    process.exitCode = 1;
+  let options: ServeArguments;
+  try {
+    options = parseServeArguments(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof ServeUsageError) throw new ServeUsageError(`${error.message}\n${SERVE_USAGE}`);
+    throw error;
+  }
+  if (options.help) {
+    console.log(SERVE_USAGE);
     return;
   }
-  const server = await startStaticServer(defaultSiteDir, parsePort(process.argv.slice(2)));
-  console.log(`docs: serving ${defaultSiteDir} at ${server.url} (Ctrl+C to stop)`);
+  const siteDir = options.siteDir ?? defaultSiteDir;
+  if (!existsSync(join(siteDir, 'index.html'))) {
+    throw new ServeUsageError(
+      options.siteDir === undefined
+        ? `no built site in ${siteDir}; build it first with pnpm docs:build.`
+        : `no built site in ${siteDir} (no index.html); pass the folder pnpm docs:build writes (docs/site).`,
+    );
+  }
+  let server: RunningStaticServer;
+  try {
+    server = await startStaticServer(siteDir, options.port, options.host);
+  } catch (error) {
+    throw new ServeUsageError(describeListenFailure(error, options.host, options.port));
+  }
+  let stopping = false;
   const stop = () => {
-    void server.close().then(() => process.exit(0));
+    // A second Ctrl+C while closing must not kill the process half-way.
+    if (stopping) return;
+    stopping = true;
+    void server.close().then(() => {
+      console.log('docs: stopped.');
+      process.exit(0);
+    });
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Before the line that invites Ctrl+C, so an immediate one is already handled.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  console.log(`docs: serving ${siteDir} at ${server.url} (Ctrl+C to stop)`);
 }
 
+// A closed stdout (e.g. piped into `head`) is no reason to stop serving.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`docs: could not serve the site: ${message}`);
+  if (error instanceof ServeUsageError) {
+    console.error(`docs: ${error.message}`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  console.error(`docs: could not serve the site: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });

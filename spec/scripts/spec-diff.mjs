@@ -12,9 +12,20 @@
 // The spec is found at `<git top level of the current directory>/spec`, so the same script
 // works on any checkout (the tests run it on a throw-away copy of the spec).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const EXIT_OK = 0;
@@ -24,7 +35,53 @@ const EXIT_USAGE = 2;
 const DEFAULT_BASE_REFS = ['origin/main', 'main', 'HEAD~1', 'HEAD'];
 const SPEC_DIR_NAME = 'spec';
 
+const USAGE = 'Usage: pnpm spec:diff [base-ref] [--allow-breaking] [--json FILE]';
+
 class UsageError extends Error {}
+
+/** What a file-system error code means to someone who typed a path. */
+function describeFileError(code) {
+  const meanings = {
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is a file, not a directory',
+    EISDIR: 'it is a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+  };
+  return meanings[code] ?? code ?? 'unknown error';
+}
+
+/**
+ * Checks the --json destination before the (slow) diff runs: missing parent folders are
+ * created, anything else that would stop the write is reported now. Returns the absolute path.
+ */
+function prepareJsonOut(file) {
+  const target = resolve(file);
+  try {
+    if (statSync(target).isDirectory()) {
+      throw new UsageError(
+        `--json ${file} is a directory; name a file, e.g. --json ${join(file, 'spec-diff.json')}.`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error.code !== 'ENOENT') {
+      throw new UsageError(
+        `--json ${file} cannot be written (${describeFileError(error.code)}); choose another path.`,
+      );
+    }
+  }
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    accessSync(existsSync(target) ? target : dirname(target), constants.W_OK);
+  } catch (error) {
+    throw new UsageError(
+      `--json ${file} cannot be written (${describeFileError(error.code)}); choose another path.`,
+    );
+  }
+  return target;
+}
 
 function parseArguments(argv) {
   const options = { baseRef: undefined, allowBreaking: false, jsonOut: undefined };
@@ -38,10 +95,12 @@ function parseArguments(argv) {
       options.jsonOut = file;
       index += 1;
     } else if (argument === '--help' || argument === '-h') options.help = true;
-    else if (argument.startsWith('-'))
-      throw new UsageError(`unknown option ${argument} (known: --allow-breaking, --json FILE)`);
+    else if (argument.startsWith('-')) throw new UsageError(`unknown option ${argument}.\n${USAGE}`);
     else if (options.baseRef === undefined) options.baseRef = argument;
-    else throw new UsageError(`only one base ref is accepted, got "${options.baseRef}" and "${argument}"`);
+    else
+      throw new UsageError(
+        `only one base ref is accepted, got "${options.baseRef}" and "${argument}".\n${USAGE}`,
+      );
   }
   return options;
 }
@@ -97,9 +156,11 @@ function runRedocly(args, cwd) {
 function bundleSpec(specDir, outFile, label) {
   const result = runRedocly(['bundle', 'openapi.yaml', '--ext', 'json', '-o', outFile], specDir);
   if (result.status !== 0 || !existsSync(outFile)) {
-    const reason = (result.stderr || result.stdout)
+    // Redocly's own words, without its banners, progress line and blank lines.
+    const reason = `${result.stdout}\n${result.stderr}`
       .split('\n')
-      .filter((line) => /error|cannot|fail/i.test(line));
+      .map((line) => line.trim())
+      .filter((line) => line && !/[║╔╚═]/.test(line) && !/^bundling /.test(line));
     throw new UsageError(
       `could not bundle the spec of ${label} (${specDir}/openapi.yaml): ${reason.slice(0, 5).join(' ') || 'redocly bundle failed'}`,
     );
@@ -178,15 +239,26 @@ export function formatReport(report, baseLabel) {
 function main(argv) {
   const options = parseArguments(argv);
   if (options.help) {
-    console.log('Usage: pnpm spec:diff [base-ref] [--allow-breaking] [--json FILE]');
+    console.log(USAGE);
     return EXIT_OK;
   }
-  const repoRoot = git(['rev-parse', '--show-toplevel'], process.cwd());
+  let repoRoot;
+  try {
+    repoRoot = git(['rev-parse', '--show-toplevel'], process.cwd());
+  } catch {
+    throw new UsageError(
+      `${process.cwd()} is not inside a git checkout; run pnpm spec:diff from the repository.`,
+    );
+  }
   const specDir = join(repoRoot, SPEC_DIR_NAME);
-  if (!existsSync(join(specDir, 'openapi.yaml'))) throw new UsageError(`no spec at ${specDir}/openapi.yaml`);
+  if (!existsSync(join(specDir, 'openapi.yaml')))
+    throw new UsageError(
+      `no spec at ${specDir}/openapi.yaml; run pnpm spec:diff from this repository's checkout.`,
+    );
   const baseRef = resolveBaseRef(options.baseRef, repoRoot);
   const baseCommit = git(['rev-parse', '--short', `${baseRef}^{commit}`], repoRoot);
   const baseLabel = `${baseRef} (${baseCommit})`;
+  const jsonOut = options.jsonOut === undefined ? undefined : prepareJsonOut(options.jsonOut);
 
   const workDir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
   try {
@@ -227,8 +299,16 @@ function main(argv) {
       );
     }
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-    if (options.jsonOut) copyFileSync(reportFile, options.jsonOut);
     console.log(formatReport(report, baseLabel));
+    if (jsonOut) {
+      try {
+        copyFileSync(reportFile, jsonOut);
+      } catch (error) {
+        throw new UsageError(
+          `could not write the JSON report to ${jsonOut} (${describeFileError(error.code)}); the report above is complete.`,
+        );
+      }
+    }
 
     const breaking = report.summary?.major ?? 0;
     if (breaking === 0) return EXIT_OK;

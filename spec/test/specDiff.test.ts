@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,12 +25,24 @@ interface SpecDiffRun {
   output: string;
 }
 
+interface SpecDiffCall extends SpecDiffRun {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the script with exactly `args` (no base ref added), in `cwd`. */
+function callSpecDiff(args: readonly string[], cwd = repoDir): SpecDiffCall {
+  const result = spawnSync(process.execPath, [specDiffScript, ...args], { cwd, encoding: 'utf8' });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    output: `${result.stdout}\n${result.stderr}`,
+  };
+}
+
 function runSpecDiff(...args: string[]): SpecDiffRun {
-  const result = spawnSync(process.execPath, [specDiffScript, 'HEAD', ...args], {
-    cwd: repoDir,
-    encoding: 'utf8',
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+  return callSpecDiff(['HEAD', ...args]);
 }
 
 interface SchemaFile {
@@ -54,11 +66,7 @@ function diffAfterEditing<File>(relativeFile: string, edit: (node: File) => void
   }
 }
 
-beforeAll(() => {
-  repoDir = mkdtempSync(join(tmpdir(), 'spec-diff-test-'));
-  for (const part of SPEC_PARTS)
-    cpSync(join(specPackageDir, part), join(repoDir, 'spec', part), { recursive: true });
-  gitIn(repoDir, 'init', '--quiet');
+function commitAll(message: string): void {
   gitIn(repoDir, 'add', '--all');
   gitIn(
     repoDir,
@@ -69,8 +77,21 @@ beforeAll(() => {
     'commit',
     '--quiet',
     '-m',
-    'base',
+    message,
   );
+}
+
+beforeAll(() => {
+  repoDir = mkdtempSync(join(tmpdir(), 'spec-diff-test-'));
+  gitIn(repoDir, 'init', '--quiet');
+  // A first commit without spec/, as the history of a repository that added the spec later.
+  writeFileSync(join(repoDir, 'README.md'), 'before the spec\n');
+  commitAll('before the spec');
+  gitIn(repoDir, 'tag', 'before-spec');
+  for (const part of SPEC_PARTS)
+    cpSync(join(specPackageDir, part), join(repoDir, 'spec', part), { recursive: true });
+  writeFileSync(join(repoDir, 'not-a-directory'), 'a plain file\n');
+  commitAll('base');
 });
 
 afterAll(() => {
@@ -79,10 +100,29 @@ afterAll(() => {
 
 // Each case bundles two specs (about 2 s), above vitest's 5 s default on a busy runner.
 describe('pnpm spec:diff', { timeout: 30_000 }, () => {
-  it('reports no breaking change when the spec is unchanged', () => {
-    const run = runSpecDiff();
+  it('says there are no changes when the spec is unchanged, writing --json into a new folder', () => {
+    const jsonOut = join(repoDir, 'reports', 'nested', 'spec-diff.json');
+    const run = runSpecDiff('--json', jsonOut);
+    expect(run.output).toContain('No changes to the API description.');
     expect(run.output).toContain('0 breaking (major)');
     expect(run.status).toBe(0);
+    expect(JSON.parse(readFileSync(jsonOut, 'utf8'))).toMatchObject({ summary: { major: 0 } });
+    rmSync(join(repoDir, 'reports'), { recursive: true, force: true });
+  });
+
+  it('names the file when the working tree spec does not parse, exit 2', () => {
+    const file = join(repoDir, 'spec', 'openapi.yaml');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, `${original}\ninfo: twice\n`);
+    try {
+      const run = runSpecDiff();
+      expect(run.output).toMatch(
+        /could not bundle the spec of the working tree \(.*openapi\.yaml\): .*duplicated mapping key/,
+      );
+      expect(run.status).toBe(2);
+    } finally {
+      writeFileSync(file, original);
+    }
   });
 
   it('reports a removed response field as breaking and exits 1', () => {
@@ -144,13 +184,78 @@ describe('pnpm spec:diff', { timeout: 30_000 }, () => {
     expect(run.output).toContain('allowed for this run');
     expect(run.status).toBe(0);
   });
+});
 
-  it('exits 2 with a clear message for a base ref that does not exist', () => {
-    const result = spawnSync(process.execPath, [specDiffScript, 'no-such-branch'], {
-      cwd: repoDir,
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toContain('base ref "no-such-branch" does not name a commit');
-    expect(result.status).toBe(2);
+interface RefusalCase {
+  readonly name: string;
+  readonly args: () => string[];
+  readonly cwd?: () => string;
+  readonly stderr: RegExp;
+}
+
+// Each refusal comes before any bundling, so these cases take a fraction of a second.
+const refusals: readonly RefusalCase[] = [
+  {
+    name: 'a base ref that does not exist',
+    args: () => ['no-such-branch'],
+    stderr: /base ref "no-such-branch" does not name a commit here\. Fetch it first .* or pass another ref/,
+  },
+  {
+    name: 'an unknown option',
+    args: () => ['HEAD', '--bogus'],
+    stderr: /unknown option --bogus\.\nUsage: pnpm spec:diff \[base-ref\]/,
+  },
+  { name: 'two base refs', args: () => ['HEAD', 'HEAD'], stderr: /only one base ref is accepted/ },
+  {
+    name: '--json without a file',
+    args: () => ['HEAD', '--json'],
+    stderr: /--json needs a file path, e\.g\./,
+  },
+  {
+    name: '--json naming a directory',
+    args: () => ['HEAD', '--json', repoDir],
+    stderr: /--json .* is a directory; name a file, e\.g\. --json .*spec-diff\.json/,
+  },
+  {
+    name: '--json under a plain file',
+    args: () => ['HEAD', '--json', join(repoDir, 'not-a-directory', 'diff.json')],
+    stderr: /cannot be written \(a part of the path is a file, not a directory\); choose another path/,
+  },
+  {
+    name: 'a directory outside any git checkout',
+    args: () => ['HEAD'],
+    cwd: () => outsideDir,
+    stderr: /is not inside a git checkout; run pnpm spec:diff from the repository/,
+  },
+];
+
+let outsideDir = '';
+beforeAll(() => {
+  outsideDir = mkdtempSync(join(tmpdir(), 'spec-diff-outside-'));
+  mkdirSync(join(outsideDir, 'spec'));
+});
+afterAll(() => {
+  if (outsideDir) rmSync(outsideDir, { recursive: true, force: true });
+});
+
+describe('pnpm spec:diff refuses bad input with exit 2 and one clear message', () => {
+  it.each(refusals)('$name', ({ args, cwd, stderr }) => {
+    const run = callSpecDiff(args(), cwd?.());
+    expect(run.stderr).toMatch(stderr);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(2);
+  });
+
+  it('writes nothing for --json when it refuses', () => {
+    const target = join(repoDir, 'refused', 'diff.json');
+    expect(callSpecDiff(['no-such-branch', '--json', target]).status).toBe(2);
+    expect(existsSync(join(repoDir, 'refused'))).toBe(false);
+  });
+
+  it('has nothing to compare at a ref without spec/, exit 0', () => {
+    const run = callSpecDiff(['before-spec']);
+    expect(run.stdout).toMatch(/before-spec \([0-9a-f]+\) has no spec\/openapi\.yaml; nothing to compare/);
+    expect(run.status).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { RunSetupError, runConformance } from './engine/runConformance.js';
 import {
   MissingEnvironmentVariableError,
@@ -25,6 +25,10 @@ function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
+const MAX_SEED = 2 ** 31 - 1;
+/** Shell convention: 128 + the signal number. */
+const EXIT_CODE_OF_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+
 const program = new Command()
   .name('conformance')
   .description(
@@ -39,7 +43,9 @@ const program = new Command()
   .option('--rules <list>', 'rules to check, e.g. "WS-*,AUTH-1" (default: all)')
   .option('--depth <n>', 'runs per property (fast-check numRuns)', positiveInteger('--depth'), 25)
   .option('--seed <n>', 'fast-check seed, to reproduce a run', (v) => {
-    if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError('--seed must be an integer.');
+    // The seeds a run prints and stores in replay files are always in this range.
+    if (!/^\d+$/.test(v) || Number(v) > MAX_SEED)
+      throw new InvalidArgumentError(`--seed must be an integer from 0 to ${MAX_SEED}.`);
     return Number(v);
   })
   .option('--reporter <name>', 'table | json | junit (repeatable)', collect)
@@ -57,11 +63,29 @@ const program = new Command()
   .addOption(
     new Option('--sandbox-variant <id>', 'start the embedded sandbox with a correct variant').hideHelp(),
   )
-  .showHelpAfterError()
-  .configureOutput({ outputError: (text, write) => write(text) });
+  // Errors are printed by main() as one line; commander's own exit is replaced by exit code 2.
+  .exitOverride()
+  .configureOutput({ outputError: () => undefined });
+
+/** One line for a bad command line: what was wrong (commander's words) and where to look. */
+function commandLineProblem(error: CommanderError): string {
+  const what = error.message
+    .replace(/^error: /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "conformance --help" for the options.`;
+}
 
 async function main(): Promise<number> {
-  program.parse();
+  try {
+    program.parse();
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    // --help and --version are not errors.
+    if (error.exitCode === 0) return 0;
+    process.stderr.write(`conformance: ${commandLineProblem(error)}\n`);
+    return 2;
+  }
   const opts = program.opts<{
     target: string;
     rules?: string;
@@ -77,14 +101,17 @@ async function main(): Promise<number> {
     sandboxVariant?: string;
   }>();
   const controller = new AbortController();
-  let interrupts = 0;
-  process.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write('\nInterrupted: stopping the run and the target (Ctrl-C again to force)…\n');
+  let interruptedBy: 'SIGINT' | 'SIGTERM' | undefined;
+  const interrupt = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (interruptedBy) process.exit(EXIT_CODE_OF_SIGNAL[signal]);
+    interruptedBy = signal;
+    process.stderr.write(
+      `\nInterrupted (${signal}): stopping the run, writing the reports and stopping the target (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)…\n`,
+    );
     controller.abort();
-  });
-  process.on('SIGTERM', () => controller.abort());
+  };
+  process.on('SIGINT', () => interrupt('SIGINT'));
+  process.on('SIGTERM', () => interrupt('SIGTERM'));
   try {
     const result = await runConformance({
       target: opts.target,
@@ -101,17 +128,20 @@ async function main(): Promise<number> {
       ...(opts.sandboxFault ? { sandboxFault: opts.sandboxFault } : {}),
       ...(opts.sandboxVariant ? { sandboxVariant: opts.sandboxVariant } : {}),
     });
-    return controller.signal.aborted ? 130 : result.exitCode;
+    return interruptedBy ? EXIT_CODE_OF_SIGNAL[interruptedBy] : result.exitCode;
   } catch (error) {
+    if (interruptedBy) {
+      process.stderr.write(`conformance: interrupted before the run started: ${(error as Error).message}\n`);
+      return EXIT_CODE_OF_SIGNAL[interruptedBy];
+    }
     const known = [
       RunSetupError,
       ProfileFileError,
       ProfileValidationError,
       MissingEnvironmentVariableError,
     ].some((kind) => error instanceof kind);
-    process.stderr.write(
-      `conformance: ${known ? (error as Error).message : `unexpected error: ${(error as Error).message}`}\n`,
-    );
+    const message = (error as Error).message.replace(/\s*\n\s*/g, ' ');
+    process.stderr.write(`conformance: ${known ? message : `unexpected error: ${message}`}\n`);
     return 2;
   }
 }

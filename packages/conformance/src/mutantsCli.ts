@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
 
 const positive =
@@ -19,10 +19,30 @@ const program = new Command()
   .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
   .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 2)
   .option('--only <ids>', 'comma-separated fault/variant ids')
-  .showHelpAfterError();
+  .addOption(
+    // Lets a test run the mutation runner with a stand-in suite whose verdicts it controls.
+    new Option('--suite-cli <path>', 'the conformance CLI to run per mutant').hideHelp(),
+  )
+  .exitOverride()
+  .configureOutput({ outputError: () => undefined });
 
-program.parse();
-const opts = program.opts<{ depth: number; seed: number; concurrency: number; only?: string }>();
+try {
+  program.parse();
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  if (error.exitCode !== 0)
+    process.stderr.write(
+      `conformance:mutants: ${error.message.replace(/^error: /, '').replace(/([^.])$/, '$1.')} Run with --help for the options.\n`,
+    );
+  process.exit(error.exitCode === 0 ? 0 : 2);
+}
+const opts = program.opts<{
+  depth: number;
+  seed: number;
+  concurrency: number;
+  only?: string;
+  suiteCli?: string;
+}>();
 try {
   const started = Date.now();
   const summary = await runMutants({
@@ -31,6 +51,7 @@ try {
     concurrency: opts.concurrency,
     print: (line) => process.stderr.write(`${line}\n`),
     ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()) } : {}),
+    ...(opts.suiteCli ? { cliPath: opts.suiteCli } : {}),
   });
   process.stdout.write(
     `${renderMutationMatrix(summary)}\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s\n`,

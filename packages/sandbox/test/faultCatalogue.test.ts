@@ -4,41 +4,11 @@ import { faultCatalogue } from '../src/faultCatalogue.js';
 import { faultProbes } from './faultProbes.js';
 import { type Harness, startHarness } from './sandboxHarness.js';
 
-/** Rule IDs of docs/briefing rule-ids (the conformance package owns the full catalogue). */
-const KNOWN_RULES = new Set([
-  'WS-1',
-  'WS-2',
-  'WS-3',
-  'AUTH-1',
-  'AUTH-2',
-  'AUTH-3',
-  'ENV-1',
-  'ENV-2',
-  'SCOPE-1',
-  'SCOPE-2',
-  'POLICY-1',
-  'POLICY-2',
-  'ASYNC-1',
-  'ASYNC-2',
-  'ASYNC-3',
-  'IDEM-1',
-  'IDEM-2',
-  'BILL-1',
-  'BILL-2',
-  'BILL-3',
-  'BILL-4',
-  'BILL-5',
-  'BILL-6',
-  'BILL-7',
-  'ERR-1',
-  'ERR-2',
-  'ERR-3',
-  'RESP-1',
-  'RESP-2',
-  'PATCH-1',
-  'BACKUP-1',
-  'ENUM-1',
-]);
+/**
+ * The form of a rule ID. Whether each fault's rule exists in the rule catalogue is checked by
+ * the conformance package (its catalogue cross-check): the sandbox must not depend on it.
+ */
+const RULE_ID = /^[A-Z]+-\d+$/;
 
 const profile = defaultSandboxProfile();
 let correct: Harness;
@@ -48,11 +18,11 @@ beforeAll(async () => {
 afterAll(() => correct.close());
 
 describe('the fault catalogue', () => {
-  it('has at least 25 faults with unique ids, each naming one known rule and a description', () => {
+  it('has at least 25 faults with unique ids, each naming one rule ID and a description', () => {
     expect(faultCatalogue.length).toBeGreaterThanOrEqual(25);
     expect(new Set(faultCatalogue.map((fault) => fault.id)).size).toBe(faultCatalogue.length);
     for (const fault of faultCatalogue) {
-      expect(KNOWN_RULES.has(fault.rule), `${fault.id} names ${fault.rule}`).toBe(true);
+      expect(fault.rule, `${fault.id} names ${fault.rule}`).toMatch(RULE_ID);
       expect(fault.description.length).toBeGreaterThan(10);
     }
   });

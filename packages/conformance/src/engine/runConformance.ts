@@ -118,7 +118,7 @@ async function resolveTarget(options: RunOptions): Promise<ResolvedTarget> {
   }
   if (target === 'prism') {
     const profile = loadProfileFile(join(packageRoot, 'profiles', 'prism.yaml'), options.env);
-    const running = await startPrismTarget();
+    const running = await startPrismTarget(options.signal);
     return { profile: { ...profile, baseUrl: running.baseUrl }, kind: 'prism', running };
   }
   const profile = loadProfileFile(target, options.env);
@@ -147,23 +147,51 @@ interface ReplayFile {
   readonly depth?: number;
 }
 
-function readReplayFile(path: string): ReplayFile {
-  let parsed: Partial<ReplayFile>;
+function selectedRules(selection: string): string[] {
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ReplayFile>;
+    return selectRules(selection);
   } catch (error) {
+    throw new RunSetupError((error as Error).message);
+  }
+}
+
+function checkShard(shard: string): void {
+  const match = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new RunSetupError(`--shard ${shard}: use i/n with 1 <= i <= n, e.g. --shard 1/3`);
+}
+
+const REPLAY_HINT = 'pass the file named after "replay:" in a failure report';
+
+function readReplayFile(path: string): ReplayFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     throw new RunSetupError(
-      `--replay ${path}: cannot read a replay file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `--replay ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? (error as Error).message})`}; ${REPLAY_HINT}`,
     );
   }
+  let parsed: Partial<ReplayFile>;
+  try {
+    parsed = JSON.parse(text) as Partial<ReplayFile>;
+  } catch {
+    throw new RunSetupError(`--replay ${path}: not JSON, so not a replay file; ${REPLAY_HINT}`);
+  }
   if (
+    !parsed ||
+    typeof parsed !== 'object' ||
     parsed.kind !== 'conformance-replay' ||
+    typeof parsed.rule !== 'string' ||
     typeof parsed.test !== 'string' ||
     typeof parsed.seed !== 'number' ||
     typeof parsed.path !== 'string'
   ) {
     throw new RunSetupError(
-      `--replay ${path}: not a replay file written by a conformance failure (needs kind, test, seed, path)`,
+      `--replay ${path}: not a replay file written by a conformance failure (needs kind, rule, test, seed, path); ${REPLAY_HINT}`,
     );
   }
   return parsed as ReplayFile;
@@ -176,6 +204,24 @@ function readCreated(runDir: string): CreatedRecord[] {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as CreatedRecord);
+}
+
+const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * vitest's node API installs SIGINT/SIGTERM handlers that exit the process at once, before the
+ * reports are written and the target is stopped. The caller's `signal` handles interruption
+ * instead, so the handlers `create` adds are removed again.
+ */
+async function keepingSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const before = new Map(INTERRUPT_SIGNALS.map((name) => [name, new Set(process.listeners(name))]));
+  try {
+    return await create();
+  } finally {
+    for (const name of INTERRUPT_SIGNALS)
+      for (const listener of process.listeners(name))
+        if (!before.get(name)?.has(listener)) process.removeListener(name, listener);
+  }
 }
 
 /** Collects the finished test modules; the per-rule table and files are written from them. */
@@ -209,11 +255,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     throw new RunSetupError(`--depth ${depth}: must be a positive integer (runs per property)`);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new RunSetupError(`--seed ${seed}: must be an integer`);
-  if (options.shard && !/^\d+\/\d+$/.test(options.shard))
-    throw new RunSetupError(`--shard ${options.shard}: use i/n, e.g. 1/3`);
+  if (options.shard) checkShard(options.shard);
 
   const replayFile = options.replayFile ? readReplayFile(options.replayFile) : undefined;
-  const selected = replayFile ? [replayFile.rule] : options.rules ? selectRules(options.rules) : undefined;
+  const selected = replayFile ? [replayFile.rule] : options.rules ? selectedRules(options.rules) : undefined;
   const replay: ReplayCase | undefined = replayFile
     ? { testTitle: replayFile.test, seed: replayFile.seed, path: replayFile.path }
     : undefined;
@@ -249,36 +294,47 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         ? new RegExp(`^(${selected.map(escapeRegex).join('|')}) `)
         : undefined;
     const { createVitest } = await import('vitest/node');
-    vitest = await createVitest(
-      'test',
-      {
-        config: false,
-        root: propertiesDir(),
-        dir: propertiesDir(),
-        include: ['**/*.property.{js,ts}'],
-        watch: false,
-        reporters: [collector],
-        provide: { conformanceRun: config },
-        fileParallelism: false,
-        isolate: false,
-        testTimeout: Math.min(deadlineMs, 300_000),
-        hookTimeout: 30_000,
-        passWithNoTests: true,
-        silent: true,
-        ...(namePattern ? { testNamePattern: namePattern } : {}),
-        ...(options.shard ? { shard: options.shard } : {}),
-      },
-      { logLevel: 'silent', cacheDir: join(outDir, '.vite') },
+    vitest = await keepingSignalHandlers(() =>
+      createVitest(
+        'test',
+        {
+          config: false,
+          root: propertiesDir(),
+          dir: propertiesDir(),
+          include: ['**/*.property.{js,ts}'],
+          watch: false,
+          reporters: [collector],
+          provide: { conformanceRun: config },
+          fileParallelism: false,
+          isolate: false,
+          testTimeout: Math.min(deadlineMs, 300_000),
+          hookTimeout: 30_000,
+          passWithNoTests: true,
+          silent: true,
+          ...(namePattern ? { testNamePattern: namePattern } : {}),
+          ...(options.shard ? { shard: options.shard } : {}),
+        },
+        { logLevel: 'silent', cacheDir: join(outDir, '.vite') },
+      ),
     );
     const deadline = setTimeout(() => void vitest?.cancelCurrentRun('keyboard-input'), deadlineMs + 5_000);
     try {
-      await vitest.start();
+      // Interrupted while the target or vitest was starting: nothing to run, but still report.
+      if (!options.signal?.aborted) await vitest.start();
     } finally {
       clearTimeout(deadline);
     }
     const { tests, runErrors } = testOutcomes(collector.modules, redact);
     // Tests left out by --rules/--replay are not part of this run's report.
-    const ranTests = tests.filter((t) => !namePattern || namePattern.test(t.title));
+    const interrupted = options.signal?.aborted === true;
+    const ranTests = tests
+      .filter((t) => !namePattern || namePattern.test(t.title))
+      .map((t) =>
+        // vitest reports the checks a cancelled run never reached as skipped, without a reason.
+        interrupted && t.state === 'skipped' && !t.skipReason
+          ? { ...t, skipReason: 'not run: the run was interrupted' }
+          : t,
+      );
     const order = new Map(catalogue.map((rule, index) => [rule.id, index]));
     const rules = ruleOutcomes(ranTests).sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
     const outcome: RunOutcome = {
@@ -299,7 +355,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       runErrors: [
         ...runErrors,
         ...collector.unhandled.map(redact),
-        ...(options.signal?.aborted ? ['run interrupted (Ctrl-C)'] : []),
+        ...(interrupted
+          ? ['run interrupted (Ctrl-C or SIGTERM): the checks it did not reach are reported as not run']
+          : []),
       ],
       created: readCreated(outDir),
       totals: totalsOf(rules),

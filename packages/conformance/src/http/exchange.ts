@@ -37,3 +37,15 @@ export class TransportError extends Error {
     this.name = 'TransportError';
   }
 }
+
+/**
+ * The target kept answering `429 Too Many Requests`, or asked for a wait the run cannot afford.
+ * A 429 says nothing about the rule under check, so it is never handed to a check as an answer.
+ */
+export class RateLimitedError extends TransportError {
+  constructor(url: string, method: string, reason: string) {
+    super(url, method, reason);
+    this.message = `${method} ${url}: rate limited by the target — ${reason}`;
+    this.name = 'RateLimitedError';
+  }
+}

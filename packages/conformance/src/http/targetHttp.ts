@@ -1,5 +1,5 @@
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
-import { TransportError } from './exchange.js';
+import { RateLimitedError, TransportError } from './exchange.js';
 
 export interface TargetHttpOptions {
   readonly baseUrl: string;
@@ -14,20 +14,28 @@ export interface TargetHttpOptions {
 
 export interface TargetHttp {
   send(request: ApiRequest): Promise<Exchange>;
+  /**
+   * Sends a request built elsewhere (the client package under test) under the same rules as
+   * `send`: profile origin only, paced, bounded in time, `429 Retry-After` honoured.
+   */
+  forward(request: Request): Promise<Response>;
   /** Every exchange since the last `drain()`, for failure reports. */
   drain(): Exchange[];
   readonly stats: { requests: number; timeouts: number };
   readonly origin: string;
 }
 
-const MAX_RETRY_AFTER_MS = 30_000;
+/** The longest `Retry-After` the suite waits for; a target asking for more fails the check instead. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+const MAX_RATE_LIMIT_RETRIES = 3;
 
-function retryAfterMs(value: string | undefined): number {
-  if (!value) return 1000;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
+/** The wait a `Retry-After` value asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number {
+  if (value === undefined || value.trim() === '') return 1000;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
 }
 
 function describeTransportFailure(error: unknown, timeoutMs: number): string {
@@ -40,6 +48,16 @@ function describeTransportFailure(error: unknown, timeoutMs: number): string {
   return `${code ?? err.name ?? 'error'}: ${err.cause?.message ?? (error as Error).message}`;
 }
 
+/** Statuses whose Response must be built without a body. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+interface WireRequest {
+  readonly method: string;
+  readonly href: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | undefined;
+}
+
 /**
  * The only way the suite talks to a target. Sends only to the profile's origin (so tokens never
  * leave it), bounds every request in time, spaces requests to the profile's rate limit and
@@ -49,28 +67,32 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
   const doFetch = options.fetch ?? fetch;
-  const interval = options.rateLimitPerSecond ? 1000 / options.rateLimitPerSecond : 0;
+  // 2 % wider than the limit, so that timer and network jitter never make the target count one too many.
+  const interval = options.rateLimitPerSecond ? (1000 / options.rateLimitPerSecond) * 1.02 : 0;
   const breaker = options.timeoutBreaker ?? 3;
   let nextSlot = 0;
+  // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
+  let pausedUntil = 0;
   let log: Exchange[] = [];
   const stats = { requests: 0, timeouts: 0 };
 
   async function pace(): Promise<void> {
-    if (!interval) return;
     const now = Date.now();
-    const wait = nextSlot - now;
-    nextSlot = Math.max(now, nextSlot) + interval;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const slot = Math.max(now, nextSlot, pausedUntil);
+    if (interval) nextSlot = slot + interval;
+    // A timer may fire a millisecond early by the wall clock: wait until the slot has really come.
+    while (Date.now() < slot) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
   }
 
-  async function once(request: ApiRequest, url: string): Promise<ApiResponse> {
+  async function once(request: WireRequest): Promise<ApiResponse> {
+    const { method, href } = request;
     if (options.deadlineAt && Date.now() > options.deadlineAt) {
-      throw new TransportError(url, request.method, 'the run deadline has passed; request not sent');
+      throw new TransportError(href, method, 'the run deadline has passed; request not sent');
     }
     if (stats.timeouts >= breaker) {
       throw new TransportError(
-        url,
-        request.method,
+        href,
+        method,
         `not sent: the target already timed out ${stats.timeouts} times in this run`,
       );
     }
@@ -78,8 +100,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const started = performance.now();
     stats.requests++;
     try {
-      const response = await doFetch(url, {
-        method: request.method,
+      const response = await doFetch(href, {
+        method,
         headers: request.headers as Record<string, string>,
         ...(request.body !== undefined ? { body: request.body } : {}),
         redirect: 'manual',
@@ -111,8 +133,50 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     } catch (error) {
       const reason = describeTransportFailure(error, options.requestTimeoutMs);
       if (reason.includes('timeout')) stats.timeouts++;
-      throw new TransportError(url, request.method, reason);
+      throw new TransportError(href, method, reason);
     }
+  }
+
+  /** One request, retried after each `429` as long as the wait is reasonable and fits the deadline. */
+  async function deliver(request: WireRequest): Promise<ApiResponse> {
+    const { method, href } = request;
+    let response = await once(request);
+    for (let retries = 0; response.status === 429; retries++) {
+      const header = response.headers['retry-after'];
+      const asked = header === undefined ? 'without Retry-After' : `with Retry-After: ${header}`;
+      const wait = retryAfterMs(header);
+      if (retries >= MAX_RATE_LIMIT_RETRIES)
+        throw new RateLimitedError(
+          href,
+          method,
+          `still answered 429 Too Many Requests (${asked}) after ${retries} retries; lower rateLimitPerSecond in the profile`,
+        );
+      if (wait > MAX_RETRY_AFTER_MS)
+        throw new RateLimitedError(
+          href,
+          method,
+          `answered 429 Too Many Requests ${asked} (${Math.round(wait / 1000)} s); the suite waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it did not retry. Lower rateLimitPerSecond in the profile or run when the target is less busy`,
+        );
+      if (options.deadlineAt && Date.now() + wait > options.deadlineAt)
+        throw new RateLimitedError(
+          href,
+          method,
+          `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
+        );
+      pausedUntil = Math.max(pausedUntil, Date.now() + wait);
+      response = await once(request);
+    }
+    return response;
+  }
+
+  function checkOrigin(url: URL): void {
+    if (url.origin !== base.origin)
+      throw new Error(`Refusing to send a request outside the profile's origin ${base.origin}`);
+  }
+
+  function remember(exchange: Exchange): void {
+    log.push(exchange);
+    if (log.length > 50) log.shift();
   }
 
   return {
@@ -126,20 +190,39 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     async send(request) {
       const url = new URL(`${base.origin}${basePath}${request.path}`);
       for (const [name, value] of request.query) url.searchParams.append(name, value);
-      if (url.origin !== base.origin)
-        throw new Error(`Refusing to send a request outside the profile's origin ${base.origin}`);
+      checkOrigin(url);
       const href = url.href;
-      let response = await once(request, href);
-      for (let attempt = 0; response.status === 429 && attempt < 3; attempt++) {
-        const wait = Math.min(retryAfterMs(response.headers['retry-after']), MAX_RETRY_AFTER_MS);
-        if (options.deadlineAt && Date.now() + wait > options.deadlineAt) break;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        response = await once(request, href);
-      }
+      const response = await deliver({
+        method: request.method,
+        href,
+        headers: request.headers,
+        body: request.body,
+      });
       const exchange = { request, url: href, response };
-      log.push(exchange);
-      if (log.length > 50) log.shift();
+      remember(exchange);
       return exchange;
+    },
+    async forward(input) {
+      const url = new URL(input.url);
+      checkOrigin(url);
+      const headers: Record<string, string> = {};
+      input.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
+      const body = input.method === 'GET' || input.method === 'HEAD' ? undefined : await input.text();
+      const request: ApiRequest = {
+        method: input.method,
+        path: url.pathname.slice(basePath.length),
+        query: [...url.searchParams],
+        headers,
+        ...(body ? { body } : {}),
+      };
+      const response = await deliver({ method: input.method, href: url.href, headers, body: request.body });
+      remember({ request, url: url.href, response });
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.bodyText, {
+        status: response.status,
+        headers: response.headers,
+      });
     },
   };
 }

@@ -137,10 +137,17 @@ export function renderMutationMatrix(summary: MutationSummary): string {
 export async function runMutants(options: MutationOptions = {}): Promise<MutationSummary> {
   const sandbox = await loadSandboxModule();
   const cliPath = options.cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
-  const jobs: Job[] = [
+  const all: Job[] = [
     ...sandbox.faultCatalogue.map((f) => ({ kind: 'fault' as const, id: f.id, rule: f.rule })),
     ...sandbox.variantCatalogue.map((v) => ({ kind: 'variant' as const, id: v.id })),
-  ].filter((job) => !options.only || options.only.includes(job.id));
+  ];
+  // A misspelt id would otherwise run nothing and report "0/0 caught" as a success.
+  const unknown = (options.only ?? []).filter((id) => !all.some((job) => job.id === id));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: no fault or variant named ${unknown.map((id) => `"${id}"`).join(', ')}; use the ids of faultCatalogue / variantCatalogue in @cloud-api/sandbox (its CLI prints them with --list-faults and --list-variants)`,
+    );
+  const jobs = all.filter((job) => !options.only || options.only.includes(job.id));
   const settings = { depth: options.depth ?? 5, seed: options.seed ?? 424242, cliPath };
   const results: MutantResult[] = new Array(jobs.length);
   let next = 0;

@@ -14,7 +14,7 @@ function clientFor(suite: Suite, options: { decision?: DecisionOverride; workspa
     origin: base.origin,
     basePath: base.pathname.replace(/\/$/, ''),
     forwardCreates: suite.profile.mutations === true,
-    timeoutMs: suite.profile.requestTimeoutMs ?? 10_000,
+    forward: (request) => suite.http.forward(request),
     ...(options.decision ? { decision: options.decision } : {}),
   });
   const client = createCloudClient({

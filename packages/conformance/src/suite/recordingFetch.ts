@@ -22,7 +22,8 @@ export interface RecordingFetchOptions {
   /** Forward creates to the target (profile allows mutations); else answer them locally. */
   readonly forwardCreates: boolean;
   readonly decision?: DecisionOverride;
-  readonly timeoutMs: number;
+  /** Sends what reaches the target: the suite's paced, rate-limit-aware transport. */
+  readonly forward: (request: Request) => Promise<Response>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -72,7 +73,7 @@ export function createRecordingFetch(options: RecordingFetchOptions): {
       lastDecisionAllowed = false;
       throw new TypeError('fetch failed (simulated network failure of the preflight)');
     }
-    const response = await fetch(new Request(input, { signal: AbortSignal.timeout(options.timeoutMs) }));
+    const response = await options.forward(input);
     if (kind === 'create') lastDecisionAllowed = false;
     if (kind !== 'preflight') return response;
     const text = await response.text();

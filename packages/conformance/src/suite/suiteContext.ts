@@ -69,6 +69,14 @@ export function getSuite(): Suite {
 /** Thrown by helpers that find the profile lacks what a check needs; becomes a skip with the reason. */
 export class SkipSignal extends Error {}
 
+/** The run was interrupted while a check was sending requests. */
+class CheckInterrupted extends Error {
+  constructor() {
+    super('check stopped early: the run was interrupted');
+    this.name = 'CheckInterrupted';
+  }
+}
+
 export interface CheckOptions {
   /** Upper bound on runs for checks that create resources, whatever the depth. */
   readonly maxRuns?: number;
@@ -164,6 +172,9 @@ export function ruleTest(
             examples.length;
           let transportFailure: TransportError | undefined;
           const guarded = async (value: T0): Promise<void> => {
+            // Interrupted (Ctrl-C): stop sending at once, so the check's own cleanup (e.g. putting
+            // a NAT rule back) runs before the run is torn down.
+            if (ctx.signal.aborted) throw new CheckInterrupted();
             // Once the target gave no answer, shrinking would only wait for more timeouts.
             if (transportFailure) throw transportFailure;
             try {
@@ -180,6 +191,7 @@ export function ruleTest(
             seed: replay?.seed ?? config.seed,
             ...(replay ? { path: replay.path, endOnFailure: true } : {}),
           });
+          if (ctx.signal.aborted) throw new CheckInterrupted();
           if (!details.failed) return;
           const counterexample = details.counterexample?.[0];
           suite.http.drain();

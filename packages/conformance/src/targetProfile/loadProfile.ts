@@ -22,7 +22,7 @@ export function parseProfileText(
     raw = parseYaml(text);
   } catch (error) {
     throw new ProfileFileError(
-      `${source} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`,
+      `${source} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}. Fix the syntax there and run again.`,
     );
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {

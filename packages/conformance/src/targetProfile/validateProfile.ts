@@ -8,7 +8,10 @@ export class ProfileValidationError extends Error {
     readonly source: string,
     readonly problems: readonly string[],
   ) {
-    super(`Invalid target profile ${source}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One line, so a CI log shows every problem next to the file name.
+    super(
+      `Invalid target profile ${source}: ${problems.join('; ')}. Fix ${problems.length === 1 ? 'it' : 'them'} and run again (fields: schema/target-profile.schema.json).`,
+    );
     this.name = 'ProfileValidationError';
   }
 }

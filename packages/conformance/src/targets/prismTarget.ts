@@ -12,9 +12,15 @@ function prismBin(): string {
   return require.resolve('@stoplight/prism-cli/dist/index.js');
 }
 
-async function waitUntilServing(port: number, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilServing(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
+    if (signal?.aborted) throw new Error('Prism start cancelled');
     if (child.exitCode !== null)
       throw new Error(`Prism exited with code ${child.exitCode} while starting:\n${output().slice(-2000)}`);
     try {
@@ -58,7 +64,8 @@ function versionPrefixProxy(prismPort: number): Server {
   });
 }
 
-export async function startPrismTarget(): Promise<RunningTarget> {
+/** Starts Prism (stopped again if `signal` aborts while it starts) behind the `/v1` proxy. */
+export async function startPrismTarget(signal?: AbortSignal): Promise<RunningTarget> {
   const prismPort = await freePort();
   let output = '';
   const child = spawn(
@@ -74,7 +81,13 @@ export async function startPrismTarget(): Promise<RunningTarget> {
   child.stderr?.on('data', (chunk) => {
     output = (output + String(chunk)).slice(-20_000);
   });
+  // A forced exit (second Ctrl-C, process.exit) skips every async cleanup: kill Prism synchronously then.
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stopChild = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
@@ -83,7 +96,7 @@ export async function startPrismTarget(): Promise<RunningTarget> {
     clearTimeout(timer);
   };
   try {
-    await waitUntilServing(prismPort, child, () => output);
+    await waitUntilServing(prismPort, child, () => output, signal);
   } catch (error) {
     await stopChild();
     throw error;

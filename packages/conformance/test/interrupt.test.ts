@@ -1,0 +1,244 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunOutcome } from '../src/reporters/runOutcome.js';
+import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import {
+  embeddedSandboxProfile,
+  loadSandboxModule,
+  startSandboxTarget,
+} from '../src/targets/sandboxTarget.js';
+import { type LocalServer, listenLocally } from './localServer.js';
+import { commandLineOf, descendantsOf, isAlive } from './processTree.js';
+import { cliPath } from './runCli.js';
+
+interface WatchedRun {
+  readonly child: ChildProcess;
+  readonly output: { stdout: string; stderr: string };
+  /** Every process the CLI started, seen while it ran. */
+  readonly seen: Set<number>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+function startCli(args: readonly string[]): WatchedRun {
+  const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk) => {
+    output.stdout += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output.stderr += String(chunk);
+  });
+  const seen = new Set<number>();
+  const watch = setInterval(() => {
+    if (child.pid) for (const pid of descendantsOf(child.pid)) seen.add(pid);
+  }, 50);
+  const kill = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      clearTimeout(kill);
+      resolve({ code, signal, at: Date.now() });
+    }),
+  );
+  return { child, output, seen, exited };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === '.vite') return [];
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+interface ProxiedExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly at: number;
+  readonly requestBody: string;
+  readonly status: number;
+  responseBody: string;
+}
+
+describe('Ctrl-C (SIGINT) during a run', () => {
+  let profile: TargetProfile;
+  let sandbox: { baseUrl: string; stop(): Promise<void> };
+  let proxy: LocalServer;
+  const exchanges: ProxiedExchange[] = [];
+
+  // A mutations-on target: the in-process sandbox behind a proxy that records every exchange.
+  beforeAll(async () => {
+    const module = await loadSandboxModule();
+    profile = embeddedSandboxProfile(module.defaultSandboxProfile(), scopeNames());
+    sandbox = await startSandboxTarget(profile);
+    const upstream = new URL(sandbox.baseUrl);
+    proxy = await listenLocally((req, res) => {
+      let requestBody = '';
+      req.on('data', (chunk) => {
+        requestBody += String(chunk);
+      });
+      req.on('end', () => {
+        const forwarded = httpRequest(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            const exchange: ProxiedExchange = {
+              method: req.method ?? '',
+              url: req.url ?? '',
+              at: Date.now(),
+              requestBody,
+              status: answer.statusCode ?? 0,
+              responseBody: '',
+            };
+            exchanges.push(exchange);
+            answer.on('data', (chunk) => {
+              exchange.responseBody += String(chunk);
+            });
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        forwarded.on('error', () => res.writeHead(502).end());
+        forwarded.end(requestBody);
+      });
+    });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await sandbox.stop();
+  });
+
+  function profileFile(dir: string): string {
+    const file = join(dir, 'profile.json');
+    writeFileSync(file, JSON.stringify({ ...profile, baseUrl: `${proxy.origin}/v1` }));
+    return file;
+  }
+
+  it('stops promptly with exit code 130, reports what the run created and prints no token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
+    const out = join(dir, 'out');
+    const run = startCli([
+      '--target',
+      profileFile(dir),
+      '--depth',
+      '200',
+      '--reporter',
+      'table,json',
+      '--out',
+      out,
+    ]);
+    const creates = () =>
+      exchanges.filter(
+        (e) => e.method === 'POST' && e.url.startsWith('/v1/compute/cloud-vms') && e.status === 202,
+      );
+    await until(() => creates().length > 0, 'the run to create a cloud VM');
+    const interruptedAt = Date.now();
+    run.child.kill('SIGINT');
+    const exit = await run.exited;
+
+    expect(exit.code).toBe(130);
+    expect(exit.at - interruptedAt).toBeLessThan(15_000);
+    expect(run.output.stderr).toMatch(/Interrupted \(SIGINT\): stopping the run/);
+    expect(run.output.stderr).not.toMatch(/\n\s+at /);
+    // The created-resources log is written as things are created, and the report lists it.
+    expect(readFileSync(join(out, 'created.jsonl'), 'utf8')).toMatch(/"kind":"cloud VM"/);
+    expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM /);
+    const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
+    expect(report.runErrors.join('\n')).toMatch(/run interrupted/);
+    expect(report.created.length).toBeGreaterThan(0);
+    // Interrupted long before a 200-run depth could finish: the checks not reached say so.
+    expect(
+      report.tests.filter((test) => test.skipReason === 'not run: the run was interrupted').length,
+    ).toBeGreaterThan(0);
+
+    for (const pid of run.seen)
+      expect(isAlive(pid), `process ${pid} (${commandLineOf(pid)}) left running`).toBe(false);
+    const texts = [
+      run.output.stdout,
+      run.output.stderr,
+      ...filesUnder(out).map((f) => readFileSync(f, 'utf8')),
+    ];
+    for (const secret of profileSecrets(profile))
+      for (const text of texts) expect(text.includes(secret), 'a token leaked').toBe(false);
+  });
+
+  it('stops sending at once and puts back the NAT rule a check was changing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-patch-'));
+    const patches = () => exchanges.filter((e) => e.method === 'PATCH');
+    const before = patches().length;
+    const run = startCli([
+      '--target',
+      profileFile(dir),
+      '--rules',
+      'PATCH-1',
+      '--depth',
+      '1000',
+      '--out',
+      join(dir, 'out'),
+    ]);
+    await until(() => patches().length >= before + 5, 'PATCH-1 to change the NAT rule');
+    const interruptedAt = Date.now();
+    run.child.kill('SIGINT');
+    expect((await run.exited).code).toBe(130);
+
+    const sent = patches().slice(before);
+    // The check's first PATCH is empty: its answer is the rule as it was before the run.
+    const original = JSON.parse(sent[0]?.responseBody ?? '{}') as Record<string, unknown>;
+    const restore = JSON.parse(sent.at(-1)?.requestBody ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(restore).length).toBeGreaterThan(0);
+    for (const [field, value] of Object.entries(restore)) expect(value, field).toEqual(original[field]);
+    // At most the update in flight and the restore follow the interrupt.
+    expect(sent.filter((e) => e.at > interruptedAt).length).toBeLessThanOrEqual(2);
+  });
+
+  it('stops the Prism mock it started, mid-run and while Prism is still starting', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-interrupt-prism-'));
+    const prismOf = (run: WatchedRun) =>
+      [...run.seen].find((pid) => commandLineOf(pid).includes('prism-cli'));
+
+    const starting = startCli(['--target', 'prism', '--out', join(out, 'starting')]);
+    await until(() => prismOf(starting) !== undefined, 'Prism to be spawned');
+    const prisms = [prismOf(starting)];
+    starting.child.kill('SIGINT');
+    const early = await starting.exited;
+    expect(early.code).toBe(130);
+    expect(starting.output.stderr).toMatch(/interrupted before the run started/);
+
+    const midRun = startCli(['--target', 'prism', '--depth', '200', '--out', join(out, 'mid-run')]);
+    // The vitest worker that runs the checks appears once Prism serves.
+    await until(
+      () => [...midRun.seen].some((pid) => /vitest/.test(commandLineOf(pid)) && pid !== prismOf(midRun)),
+      'the checks to start',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    prisms.push(prismOf(midRun));
+    const interruptedAt = Date.now();
+    midRun.child.kill('SIGINT');
+    const exit = await midRun.exited;
+    expect(exit.code).toBe(130);
+    expect(exit.at - interruptedAt).toBeLessThan(15_000);
+    expect(midRun.output.stdout).toMatch(/run interrupted/);
+    expect(midRun.output.stdout).toMatch(/SKIP\s+not run: the run was interrupted/);
+
+    expect(prisms.every((pid) => pid !== undefined && !isAlive(pid))).toBe(true);
+    for (const run of [starting, midRun])
+      for (const pid of run.seen) expect(isAlive(pid), `process ${pid} left running`).toBe(false);
+  });
+});

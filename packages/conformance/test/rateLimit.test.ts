@@ -1,0 +1,259 @@
+import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../src/engine/runConformance.js';
+import { RateLimitedError } from '../src/http/exchange.js';
+import { createTargetHttp, MAX_RETRY_AFTER_MS, retryAfterMs } from '../src/http/targetHttp.js';
+import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import {
+  embeddedSandboxProfile,
+  loadSandboxModule,
+  startSandboxTarget,
+} from '../src/targets/sandboxTarget.js';
+import { listenLocally } from './localServer.js';
+
+/** The largest number of timestamps falling in any window of `windowMs`. */
+function busiestWindow(timestamps: readonly number[], windowMs = 1000): number {
+  const sorted = [...timestamps].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; end < sorted.length; end++) {
+    while ((sorted[end] as number) - (sorted[start] as number) >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
+/**
+ * A target that answers `429` with `retryAfter` to the first `limited` requests (all of them
+ * when `limited` is Infinity) and otherwise passes the request on to `upstream`, or answers 200.
+ */
+async function rateLimitingTarget(options: { limited: number; retryAfter: string; upstream?: string }) {
+  const arrivals: { at: number; status: number }[] = [];
+  const server = await listenLocally((req, res) => {
+    const limited = arrivals.length < options.limited;
+    arrivals.push({ at: Date.now(), status: limited ? 429 : 200 });
+    if (limited) {
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': options.retryAfter })
+        .end(JSON.stringify({ detail: 'Too many requests' }));
+      return;
+    }
+    if (!options.upstream) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      return;
+    }
+    const upstream = new URL(options.upstream);
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => res.writeHead(502).end());
+    req.pipe(forwarded);
+  });
+  return { server, arrivals, baseUrl: `${server.origin}/v1` };
+}
+
+const listBuckets = {
+  method: 'GET',
+  path: '/object-storage/buckets',
+  query: [['workspace_id', '1042']] as const,
+  headers: { authorization: 'Bearer svc_dev_key_ratelimit_full' },
+};
+
+describe('Retry-After parsing', () => {
+  it('reads delta-seconds and HTTP dates, and treats a past date as no wait', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(retryAfterMs('1', now)).toBe(1000);
+    expect(retryAfterMs('86400', now)).toBe(86_400_000);
+    expect(retryAfterMs('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+  });
+});
+
+describe('429 and the rate limit in the transport', () => {
+  it('waits at least Retry-After before retrying, then hands the real answer to the check', async () => {
+    const target = await rateLimitingTarget({ limited: 2, retryAfter: '1' });
+    try {
+      const http = createTargetHttp({ baseUrl: target.baseUrl, requestTimeoutMs: 5000 });
+      const exchange = await http.send(listBuckets);
+      expect(exchange.response.status).toBe(200);
+      expect(target.arrivals.map((a) => a.status)).toEqual([429, 429, 200]);
+      const [first, second, third] = target.arrivals.map((a) => a.at) as [number, number, number];
+      expect(second - first).toBeGreaterThanOrEqual(1000);
+      expect(third - second).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  it('pauses every request after a 429, also those sent by the client package', async () => {
+    const target = await rateLimitingTarget({ limited: 1, retryAfter: '1' });
+    try {
+      const http = createTargetHttp({ baseUrl: target.baseUrl, requestTimeoutMs: 5000 });
+      const refused = http.send(listBuckets);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const forwarded = await http.forward(
+        new Request(`${target.baseUrl}/object-storage/buckets?workspace_id=1042`, {
+          headers: listBuckets.headers,
+        }),
+      );
+      expect(forwarded.status).toBe(200);
+      expect((await refused).response.status).toBe(200);
+      const [first, ...rest] = target.arrivals.map((a) => a.at) as [number, ...number[]];
+      for (const at of rest) expect(at - first).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  it.each([
+    ['86400', 'an absurd number of seconds'],
+    [new Date(Date.now() + 365 * 86_400_000).toUTCString(), 'a date a year ahead'],
+  ])('fails at once with a clear message when Retry-After is %s (%s)', async (retryAfter) => {
+    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter });
+    try {
+      const http = createTargetHttp({ baseUrl: target.baseUrl, requestTimeoutMs: 5000 });
+      const started = Date.now();
+      const error = await http.send(listBuckets).catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect((error as Error).message).toContain(`429 Too Many Requests with Retry-After: ${retryAfter}`);
+      expect((error as Error).message).toContain(`waits at most ${MAX_RETRY_AFTER_MS / 1000} s`);
+      expect(target.arrivals).toHaveLength(1);
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  it('does not wait past the run deadline, and gives up on a target that keeps answering 429', async () => {
+    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '2' });
+    const never = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '0' });
+    try {
+      const soon = createTargetHttp({
+        baseUrl: target.baseUrl,
+        requestTimeoutMs: 5000,
+        deadlineAt: Date.now() + 1000,
+      });
+      await expect(soon.send(listBuckets)).rejects.toThrow(/would pass the run deadline/);
+      const stubborn = createTargetHttp({ baseUrl: never.baseUrl, requestTimeoutMs: 5000 });
+      await expect(stubborn.send(listBuckets)).rejects.toThrow(
+        /still answered 429 Too Many Requests \(with Retry-After: 0\) after 3 retries/,
+      );
+      expect(never.arrivals).toHaveLength(4);
+    } finally {
+      await target.server.close();
+      await never.server.close();
+    }
+  });
+
+  it('never sends more than rateLimitPerSecond requests in any second, whether sent one by one or at once', async () => {
+    const target = await rateLimitingTarget({ limited: 0, retryAfter: '1' });
+    try {
+      const http = createTargetHttp({
+        baseUrl: target.baseUrl,
+        requestTimeoutMs: 5000,
+        rateLimitPerSecond: 20,
+      });
+      await Promise.all(Array.from({ length: 15 }, () => http.send(listBuckets)));
+      for (let i = 0; i < 15; i++) {
+        if (i % 2 === 0) await http.send(listBuckets);
+        else
+          await http.forward(
+            new Request(`${target.baseUrl}/object-storage/buckets?workspace_id=1042`, {
+              headers: listBuckets.headers,
+            }),
+          );
+      }
+      const times = target.arrivals.map((a) => a.at);
+      expect(times).toHaveLength(30);
+      expect(busiestWindow(times)).toBeLessThanOrEqual(20);
+      // Unpaced, 30 local requests take a few milliseconds; paced at 20/s they take about 1.5 s.
+      expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(1400);
+    } finally {
+      await target.server.close();
+    }
+  });
+});
+
+describe('a run against a rate-limited target', () => {
+  let sandboxProfile: TargetProfile;
+  let sandbox: { baseUrl: string; stop(): Promise<void> };
+  beforeAll(async () => {
+    const module = await loadSandboxModule();
+    sandboxProfile = embeddedSandboxProfile(module.defaultSandboxProfile(), scopeNames());
+    sandbox = await startSandboxTarget(sandboxProfile);
+  });
+  afterAll(() => sandbox.stop());
+
+  it('honours 429 Retry-After and rateLimitPerSecond, and still passes', async () => {
+    const target = await rateLimitingTarget({
+      limited: 2,
+      retryAfter: '1',
+      upstream: sandbox.baseUrl,
+    });
+    try {
+      const result = await runConformance({
+        profile: { ...sandboxProfile, baseUrl: target.baseUrl, rateLimitPerSecond: 40 },
+        // WS-2 goes through the suite's own requests, BILL-1 through the client package.
+        rules: 'WS-2,BILL-1',
+        depth: 3,
+        seed: 23,
+        deadlineMs: 60_000,
+        reporters: ['json'],
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-rate-limited-')),
+        print: () => undefined,
+      });
+      expect(result.outcome.rules.map((rule) => `${rule.id}: ${rule.state}`)).toEqual([
+        'WS-2: passed',
+        'BILL-1: passed',
+      ]);
+      expect(result.exitCode).toBe(0);
+      const statuses = target.arrivals.map((a) => a.status);
+      expect(statuses.slice(0, 3)).toEqual([429, 429, 200]);
+      const times = target.arrivals.map((a) => a.at);
+      expect((times[2] as number) - (times[1] as number)).toBeGreaterThanOrEqual(1000);
+      expect(times.length).toBeGreaterThan(40);
+      expect(busiestWindow(times)).toBeLessThanOrEqual(40);
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  it('fails each check clearly and finishes long before its deadline when Retry-After is absurd', async () => {
+    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '86400' });
+    const printed: string[] = [];
+    try {
+      const started = Date.now();
+      const result = await runConformance({
+        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
+        rules: 'WS-2,BILL-1,RESP-1',
+        depth: 3,
+        seed: 23,
+        deadlineMs: 120_000,
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-retry-after-absurd-')),
+        print: (text) => printed.push(text),
+      });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(result.exitCode).toBe(1);
+      expect(result.outcome.rules.filter((rule) => rule.state === 'passed').map((rule) => rule.id)).toEqual(
+        [],
+      );
+      expect(printed.join('\n')).toMatch(
+        /rate limited by the target — answered 429 Too Many Requests with Retry-After: 86400/,
+      );
+    } finally {
+      await target.server.close();
+    }
+  });
+});
