@@ -1,9 +1,10 @@
 import type { ApiOperation } from '@cloud-api/types';
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import type { ClientLogger } from './clientLogger.js';
 import type { ClientPaths } from './clientPaths.js';
 import { BillingBlockedError, type BillingBlockReason, InvalidRequestError, isRecord } from './errors.js';
-import { findOperation } from './operationIndex.js';
+import { queryValues } from './queryValues.js';
+import type { BillableCreateGuard } from './requestMiddleware.js';
 import { describeThrown, type Redactor } from './tokenRedaction.js';
 
 /**
@@ -30,15 +31,16 @@ type Decision =
 /**
  * Runs the billing eligibility preflight for the same workspace immediately before every
  * billable create (the spec's `x-billable-create`) and lets the create go only when the decision's
- * `allowed` is exactly `true`. Registered as openapi-fetch middleware, it guards the helper and a
- * raw `api.POST('/compute/cloud-vms', …)` alike. It never adds anything to the create request.
+ * `allowed` is exactly `true`. Called by the client's one openapi-fetch middleware (`requestRules`)
+ * for every billable create, it guards the helper and a raw `api.POST('/compute/cloud-vms', …)`
+ * alike. It never adds anything to the create request.
  */
 export function billingGuard(settings: {
   readonly api: () => Client<ClientPaths>;
   readonly skuCodeFor: SkuCodeResolver;
   readonly redact: Redactor;
   readonly log: ClientLogger | undefined;
-}): Middleware {
+}): BillableCreateGuard {
   async function decide(workspaceId: string, skuCode: string): Promise<Decision> {
     let answer: { data?: string; error?: unknown; response: Response };
     try {
@@ -73,8 +75,9 @@ export function billingGuard(settings: {
     return { allowed: true };
   }
 
-  async function guard(request: Request, operation: ApiOperation): Promise<undefined> {
-    const workspaceId = new URL(request.url).searchParams.get('workspace_id') ?? '';
+  return async function guard(request: Request, operation: ApiOperation): Promise<undefined> {
+    // requestRules checked before this that the request carries exactly one canonical workspace_id.
+    const workspaceId = queryValues(request.url, 'workspace_id')[0] ?? '';
     const bodyText = await request.clone().text();
     let body: unknown;
     try {
@@ -103,13 +106,5 @@ export function billingGuard(settings: {
       method: request.method,
     });
     throw error;
-  }
-
-  return {
-    // Synchronous for every other request, so they pay no extra await.
-    onRequest({ request, schemaPath }) {
-      const operation = findOperation(request.method, schemaPath);
-      return operation?.billableCreate ? guard(request, operation) : undefined;
-    },
   };
 }

@@ -138,13 +138,15 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       }),
   });
   api.use(
-    requestRules([
-      baseUrlGuard(binding.baseUrl, binding.environment),
-      workspaceIdCheck(),
-      bearerAuth(token),
-      idempotencyKeys(),
-    ]),
-    billingGuard({ api: () => api, skuCodeFor, redact, log }),
+    requestRules(
+      [
+        baseUrlGuard(binding.baseUrl, binding.environment),
+        workspaceIdCheck(),
+        bearerAuth(token),
+        idempotencyKeys(),
+      ],
+      billingGuard({ api: () => api, skuCodeFor, redact, log }),
+    ),
   );
 
   const query = (call: CallOptions | undefined) => ({
@@ -157,22 +159,27 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     call?.idempotencyKey === undefined ? {} : { 'X-Idempotency-Key': call.idempotencyKey };
   const signal = (call: CallOptions | undefined) => (call?.signal ? { signal: call.signal } : {});
 
+  /** What an `ApiError` says about the call; built only when there is an error to report. */
+  const errorFields = (operationId: OperationId, status: number) => {
+    const { method, path } = apiOperations[operationId];
+    return { operationId, method: method.toUpperCase(), path, status };
+  };
+
   async function expectAnswer<T>(
     operationId: OperationId,
     answer: Promise<TextAnswer>,
     hasBody: boolean,
   ): Promise<T> {
     const { data, error, response } = await answer;
-    const { method, path } = apiOperations[operationId];
-    const fields = { operationId, method: method.toUpperCase(), path, status: response.status };
     if (!response.ok) {
       const bodyText = error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
-      throw apiErrorFromResponse({ ...fields, bodyText }, redact);
+      throw apiErrorFromResponse({ ...errorFields(operationId, response.status), bodyText }, redact);
     }
     if (!hasBody) return undefined as T;
     try {
       return JSON.parse(data ?? '') as T;
     } catch {
+      const fields = errorFields(operationId, response.status);
       const problem = apiErrorFromResponse({ ...fields, bodyText: data ?? '' }, redact);
       throw new ApiError({
         ...fields,

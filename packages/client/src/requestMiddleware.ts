@@ -1,19 +1,35 @@
+import type { ApiOperation } from '@cloud-api/types';
 import type { Middleware } from 'openapi-fetch';
 import { InvalidRequestError, TokenEnvironmentError, WorkspaceIdError } from './errors.js';
 import { findOperation } from './operationIndex.js';
+import { queryValues } from './queryValues.js';
 import { canonicalWorkspaceId } from './workspaceId.js';
 
-/** A check or change applied to every request before it is sent; throwing refuses it. */
-export type RequestRule = (request: Request, schemaPath: string) => void;
+/**
+ * A check or change applied to every request before it is sent; throwing refuses it.
+ * `operation` is the spec's operation of the request (undefined for a path the spec does not
+ * have, e.g. the polling path of `waitForOperation`).
+ */
+export type RequestRule = (request: Request, operation: ApiOperation | undefined) => void;
+
+/** Runs before a billable create is sent; resolving lets it go, rejecting refuses it. */
+export type BillableCreateGuard = (request: Request, operation: ApiOperation) => Promise<undefined>;
 
 /**
- * Runs the rules in order as one openapi-fetch middleware: openapi-fetch awaits each middleware
- * separately, and one synchronous step keeps the per-request overhead small.
+ * Every rule as one openapi-fetch middleware. openapi-fetch awaits each middleware separately,
+ * so one middleware that looks the operation up once and stays synchronous keeps the
+ * per-request cost small (see bench/overhead.ts); only a billable create returns a promise,
+ * the billing guard's, after every synchronous rule has passed.
  */
-export function requestRules(rules: readonly RequestRule[]): Middleware {
+export function requestRules(
+  rules: readonly RequestRule[],
+  billableCreateGuard: BillableCreateGuard,
+): Middleware {
   return {
     onRequest({ request, schemaPath }) {
-      for (const rule of rules) rule(request, schemaPath);
+      const operation = findOperation(request.method, schemaPath);
+      for (const rule of rules) rule(request, operation);
+      return operation?.billableCreate ? billableCreateGuard(request, operation) : undefined;
     },
   };
 }
@@ -40,8 +56,7 @@ export function baseUrlGuard(baseUrl: string, environment: string): RequestRule 
  */
 export function workspaceIdCheck(): RequestRule {
   return (request) => {
-    const query = request.url.indexOf('?');
-    const values = query < 0 ? [] : new URLSearchParams(request.url.slice(query + 1)).getAll('workspace_id');
+    const values = queryValues(request.url, 'workspace_id');
     if (values.length !== 1) {
       throw new WorkspaceIdError(
         `The ${request.method} request carries ${values.length} workspace_id values; every request carries exactly one. Nothing was sent.`,
@@ -65,8 +80,8 @@ export function bearerAuth(token: string): RequestRule {
  * unless the caller gave one; a given key is kept, so the caller can replay a request safely.
  */
 export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()): RequestRule {
-  return (request, schemaPath) => {
-    if (!findOperation(request.method, schemaPath)?.idempotencyKeyRequired) return;
+  return (request, operation) => {
+    if (!operation?.idempotencyKeyRequired) return;
     const given = request.headers.get('X-Idempotency-Key');
     if (given === null) {
       request.headers.set('X-Idempotency-Key', newKey());

@@ -80,9 +80,10 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
  * the same URL, headers (so the same idempotency key) and the same body bytes.
  *
  * Cost matters here (see bench/overhead.ts): one AbortController and one timer per attempt, no
- * `AbortSignal.any`/`AbortSignal.timeout`, and with the global fetch the signal is handed over
- * in `init` instead of building another `Request`. The timer covers each attempt until the
- * response headers arrive; the body is then read under the fetch implementation's own limits.
+ * `AbortSignal.any`/`AbortSignal.timeout`, and the signal (and a buffered body) handed over in
+ * `init` instead of building another `Request`, so a caller's `fetch` gets exactly one `Request`.
+ * The timer covers each attempt until the response headers arrive; the body is then read under
+ * the fetch implementation's own limits.
  */
 export function createTransport(settings: TransportSettings): FetchFunction {
   const { retry, timeoutMs, redact, log } = settings;
@@ -96,6 +97,8 @@ export function createTransport(settings: TransportSettings): FetchFunction {
     const path = log ? new URL(request.url).pathname : '';
 
     for (let attempt = 1; ; attempt++) {
+      // Aborted while the middleware ran or the body was read: nothing is sent.
+      if (callerSignal.aborted) throw callerSignal.reason;
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -104,15 +107,19 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       }, timeoutMs);
       const onCallerAbort = () => controller.abort(callerSignal.reason);
       callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      const input =
+      // fetch builds its own Request from (input, init), so a buffered body is handed over as
+      // init rather than as one more Request of our own.
+      const input = body === undefined ? request : request.url;
+      const init: RequestInit =
         body === undefined
-          ? request
-          : new Request(request.url, {
+          ? { signal: controller.signal }
+          : {
               method: request.method,
               headers: request.headers,
               body,
               redirect: request.redirect,
-            });
+              signal: controller.signal,
+            };
       const started = log ? performance.now() : 0;
       log?.({
         level: 'debug',
@@ -124,8 +131,8 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       });
       try {
         const response = userFetch
-          ? await userFetch(new Request(input, { signal: controller.signal }))
-          : await globalThis.fetch(input, { signal: controller.signal });
+          ? await userFetch(new Request(input, init))
+          : await globalThis.fetch(input, init);
         log?.({
           level: 'debug',
           event: 'response',

@@ -1,0 +1,22 @@
+/**
+ * The values of one parameter in a URL's query string, decoded exactly as
+ * `new URLSearchParams(query).getAll(name)` would decode them.
+ *
+ * Every request passes through here, so the usual query (`workspace_id=1042`, nothing escaped)
+ * is read by splitting the string; a query containing `%` or `+` needs decoding, and one starting
+ * with another `?` (which URLSearchParams drops), so both are left to URLSearchParams.
+ */
+export function queryValues(url: string, name: string): string[] {
+  const start = url.indexOf('?');
+  if (start < 0) return [];
+  const query = url.slice(start + 1);
+  if (query.includes('%') || query.includes('+') || query.startsWith('?'))
+    return new URLSearchParams(query).getAll(name);
+  const values: string[] = [];
+  for (const pair of query.split('&')) {
+    const separator = pair.indexOf('=');
+    const key = separator < 0 ? pair : pair.slice(0, separator);
+    if (key === name) values.push(separator < 0 ? '' : pair.slice(separator + 1));
+  }
+  return values;
+}

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { BillingBlockedError, createCloudClient, WorkspaceIdError } from '../src/index.js';
+import { queryValues } from '../src/queryValues.js';
+import { devToken, json, preflightThen, stubFetch } from './stubFetch.js';
+
+/** Query strings built from the characters that matter to parsing: separators, escapes, `+`. */
+const queryStrings = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('workspace_id', 'workspace%5Fid', 'workspace_i%64', 'workspace+id', 'a', ''),
+      fc.constantFrom('=', '&', '+', '%', '%2', '%31', '%2B', '%26', '%3D', '#', '?'),
+      fc.stringMatching(/^[0-9a-z_]{0,4}$/),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
+
+describe('queryValues (the per-request workspace_id reader)', () => {
+  test('for every query string, it reads the same workspace_id values as URLSearchParams', () => {
+    fc.assert(
+      fc.property(queryStrings, (query) => {
+        const url = `https://dev-api.cloud.invalid/v1/object-storage/buckets?${query}`;
+        expect(queryValues(url, 'workspace_id')).toEqual(new URLSearchParams(query).getAll('workspace_id'));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a URL without a query string has no values', () => {
+    expect(queryValues('https://dev-api.cloud.invalid/v1/object-storage/buckets', 'workspace_id')).toEqual(
+      [],
+    );
+  });
+});
+
+describe('the one request middleware', () => {
+  const client = (fetch: ReturnType<typeof stubFetch>) =>
+    createCloudClient({ token: devToken, workspaceId: '1042', fetch, retry: { baseDelayMs: 0 } });
+
+  // A per-call querySerializer replaces the client's, so only the middleware stands between it
+  // and the network: it must read escaped and unescaped queries alike.
+  test.each([
+    ['no workspace_id', () => 'limit=5'],
+    ['two workspace_id values', () => 'workspace_id=1042&workspace_id=77'],
+    ['an escaped name with a leading-zero value', () => 'workspace%5Fid=007'],
+    ['an escaped value that decodes to zero', () => 'workspace_id=%30'],
+  ])(
+    'WS-2: refuses a raw call whose own querySerializer sends %s, before any request',
+    async (_, serializer) => {
+      const fetch = stubFetch(() => json(200, []));
+      await expect(
+        client(fetch).api.GET('/object-storage/buckets', { querySerializer: serializer }),
+      ).rejects.toBeInstanceOf(WorkspaceIdError);
+      expect(fetch.sent).toHaveLength(0);
+    },
+  );
+
+  test('WS-1: sends a raw call whose own querySerializer escapes a canonical workspace_id', async () => {
+    const fetch = stubFetch(() => json(200, []));
+    await client(fetch).api.GET('/object-storage/buckets', {
+      querySerializer: () => 'workspace%5Fid=%31%30',
+    });
+    expect(fetch.sent.map((sent) => sent.url.searchParams.getAll('workspace_id'))).toEqual([['10']]);
+  });
+
+  test('BILL-1: only billable creates wait for the preflight; other requests are sent without one', async () => {
+    const fetch = stubFetch(preflightThen({ allowed: true }));
+    const c = client(fetch);
+    await c.listBuckets();
+    await c.deleteGpuVm('gpu-1');
+    await c.createCloudVm(
+      { name: 'web-01', plan_id: 'plan-std-2c-4g', cpu: 2, ram_mb: 4096 },
+      { workspaceId: 77 },
+    );
+    expect(fetch.sent.map((sent) => `${sent.method} ${sent.path}${sent.url.search}`)).toEqual([
+      'GET /v1/object-storage/buckets?workspace_id=1042',
+      'DELETE /v1/compute/gpu-vms/gpu-1?workspace_id=1042',
+      'POST /v1/billing/resource-eligibility?workspace_id=77',
+      'POST /v1/compute/cloud-vms?workspace_id=77',
+    ]);
+  });
+
+  test('BILL-2: a raw create with an escaped workspace_id is checked for that workspace and refused when denied', async () => {
+    const fetch = stubFetch(preflightThen({ allowed: false }));
+    const error = await client(fetch)
+      .api.POST('/compute/cloud-vms', {
+        body: { name: 'web-01', plan_id: 'plan-std-2c-4g', cpu: 2, ram_mb: 4096 },
+        querySerializer: () => 'workspace%5Fid=%35',
+      })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BillingBlockedError);
+    expect(error).toMatchObject({ reason: 'denied', workspaceId: '5' });
+    expect(fetch.sent.map((sent) => `${sent.path}${sent.url.search}`)).toEqual([
+      '/v1/billing/resource-eligibility?workspace_id=5',
+    ]);
+  });
+});
