@@ -3,7 +3,6 @@ import type { Client } from 'openapi-fetch';
 import type { ClientLogger } from './clientLogger.js';
 import type { ClientPaths } from './clientPaths.js';
 import { BillingBlockedError, type BillingBlockReason, InvalidRequestError, isRecord } from './errors.js';
-import { queryValues } from './queryValues.js';
 import type { BillableCreateGuard } from './requestMiddleware.js';
 import { describeThrown, type Redactor } from './tokenRedaction.js';
 
@@ -31,9 +30,9 @@ type Decision =
 /**
  * Runs the billing eligibility preflight for the same workspace immediately before every
  * billable create (the spec's `x-billable-create`) and lets the create go only when the decision's
- * `allowed` is exactly `true`. Called by the client's one openapi-fetch middleware (`requestRules`)
- * for every billable create, it guards the helper and a raw `api.POST('/compute/cloud-vms', …)`
- * alike. It never adds anything to the create request.
+ * `allowed` is exactly `true`. Called by the client's transport (`requestRules`) for every
+ * billable create it is about to send, it guards the helper and a raw
+ * `api.POST('/compute/cloud-vms', …)` alike, whatever middleware ran before. It never adds anything to the create request.
  */
 export function billingGuard(settings: {
   readonly api: () => Client<ClientPaths>;
@@ -75,9 +74,8 @@ export function billingGuard(settings: {
     return { allowed: true };
   }
 
-  return async function guard(request: Request, operation: ApiOperation): Promise<undefined> {
-    // requestRules checked before this that the request carries exactly one canonical workspace_id.
-    const workspaceId = queryValues(request.url, 'workspace_id')[0] ?? '';
+  // requestRules checked before this that the request carries exactly this one canonical workspace_id.
+  return async function guard(request, operation: ApiOperation, workspaceId): Promise<undefined> {
     const bodyText = await request.clone().text();
     let body: unknown;
     try {

@@ -11,20 +11,16 @@ import type {
   UpdateNatPortForwardingRuleRequest,
 } from '@cloud-api/types';
 import { apiOperations } from '@cloud-api/types';
-import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
+import createClient, { type Client, createQuerySerializer, type Middleware } from 'openapi-fetch';
 import { billingGuard, planIdAsSkuCode, type SkuCodeResolver } from './billingGuard.js';
 import { type ClientLogger, safeLogger } from './clientLogger.js';
 import type { ClientPaths } from './clientPaths.js';
 import { bindEnvironment, type EnvironmentUrls } from './environmentBinding.js';
 import { ApiError, apiErrorFromResponse, ClientConfigError } from './errors.js';
+import { guardedApi } from './guardedApi.js';
+import { clientRequestClass } from './lightRequest.js';
 import { checkPollingPath, pollUntilDone, type WaitForOperationOptions } from './operationPolling.js';
-import {
-  baseUrlGuard,
-  bearerAuth,
-  idempotencyKeys,
-  requestRules,
-  workspaceIdCheck,
-} from './requestMiddleware.js';
+import { requestRules } from './requestMiddleware.js';
 import { tokenRedactor } from './tokenRedaction.js';
 import {
   createTransport,
@@ -124,30 +120,36 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   const skuCodeFor = options.billing?.skuCodeFor ?? planIdAsSkuCode;
 
   const serializeQuery = createQuerySerializer();
-  const api = createClient<ClientPaths>({
+  // The rules live in the transport, not in an openapi-fetch middleware: they then see the
+  // request exactly as sent, after any middleware of the caller, and openapi-fetch skips its
+  // per-request middleware work while `api` has none.
+  const rules = requestRules({
     baseUrl: binding.baseUrl,
-    fetch: createTransport({ fetch: options.fetch, retry, timeoutMs, redact, log }),
-    // Fills in the client's workspace unless the call names one, and refuses a malformed one.
-    querySerializer: (query: Record<string, unknown>) =>
-      serializeQuery({
-        ...query,
-        workspace_id:
-          query.workspace_id === undefined
-            ? defaultWorkspaceId
-            : canonicalWorkspaceId(query.workspace_id, 'workspace_id'),
-      }),
+    environment: binding.environment,
+    token,
+    billableCreateGuard: billingGuard({ api: () => core, skuCodeFor, redact, log }),
   });
-  api.use(
-    requestRules(
-      [
-        baseUrlGuard(binding.baseUrl, binding.environment),
-        workspaceIdCheck(),
-        bearerAuth(token),
-        idempotencyKeys(),
-      ],
-      billingGuard({ api: () => api, skuCodeFor, redact, log }),
-    ),
-  );
+  const transportFor = (fetch: FetchFunction | undefined) =>
+    createTransport({ fetch, retry, timeoutMs, redact, log, rules });
+  const middleware: Middleware[] = [];
+  const core = createClient<ClientPaths>({
+    baseUrl: binding.baseUrl,
+    Request: clientRequestClass(() => middleware.length > 0),
+    fetch: transportFor(options.fetch),
+    // Fills in the client's workspace unless the call names one, and refuses a malformed one.
+    querySerializer: (query: Record<string, unknown>) => {
+      const workspaceId =
+        query.workspace_id === undefined
+          ? defaultWorkspaceId
+          : canonicalWorkspaceId(query.workspace_id, 'workspace_id');
+      for (const name in query) {
+        if (name !== 'workspace_id') return serializeQuery({ ...query, workspace_id: workspaceId });
+      }
+      // The usual query: a canonical id is digits only, so there is nothing to escape.
+      return `workspace_id=${workspaceId}`;
+    },
+  });
+  const api = guardedApi(core, transportFor, middleware);
 
   const query = (call: CallOptions | undefined) => ({
     workspace_id:
@@ -199,7 +201,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async checkBillingEligibility(skuCode, call) {
       return expectAnswer(
         'checkResourceEligibility',
-        api.POST('/billing/resource-eligibility', {
+        core.POST('/billing/resource-eligibility', {
           params: { query: query(call) },
           body: { sku_code: skuCode },
           parseAs: 'text',
@@ -212,7 +214,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async listBuckets(call) {
       return expectAnswer(
         'listBuckets',
-        api.GET('/object-storage/buckets', {
+        core.GET('/object-storage/buckets', {
           params: { query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -224,7 +226,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async createCloudVm(body, call) {
       return expectAnswer(
         'createCloudVm',
-        api.POST('/compute/cloud-vms', {
+        core.POST('/compute/cloud-vms', {
           params: { query: query(call), header: keyHeader(call) },
           body,
           parseAs: 'text',
@@ -237,7 +239,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async enableGpuVmBackups(vmId, body = {}, call) {
       return expectAnswer(
         'enableGpuVmBackups',
-        api.POST('/compute/gpu-vms/{vm_id}/backups/enable', {
+        core.POST('/compute/gpu-vms/{vm_id}/backups/enable', {
           params: { path: { vm_id: vmId }, query: query(call) },
           body,
           parseAs: 'text',
@@ -250,7 +252,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async deleteGpuVm(vmId, call) {
       return expectAnswer(
         'deleteGpuVm',
-        api.DELETE('/compute/gpu-vms/{vm_id}', {
+        core.DELETE('/compute/gpu-vms/{vm_id}', {
           params: { path: { vm_id: vmId }, query: query(call), header: keyHeader(call) },
           parseAs: 'text',
           ...signal(call),
@@ -262,7 +264,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async getCloudVmSnapshotRestore(restoreId, call) {
       return expectAnswer(
         'getCloudVmSnapshotRestore',
-        api.GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
+        core.GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
           params: { path: { restore_id: restoreId }, query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -274,7 +276,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async updateNatPortForwardingRule(rule, body, call) {
       return expectAnswer(
         'updateNatPortForwardingRule',
-        api.PATCH(
+        core.PATCH(
           '/networking/vpcs/{vpc_id}/nat-gateways/{nat_gateway_id}/port-forwarding-rules/{port_forwarding_rule_id}',
           {
             params: {
@@ -297,7 +299,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async releaseReservedIp(reservedIpId, call) {
       return expectAnswer(
         'releaseReservedIp',
-        api.DELETE('/networking/reserved-ips/{reserved_ip_id}', {
+        core.DELETE('/networking/reserved-ips/{reserved_ip_id}', {
           params: { path: { reserved_ip_id: reservedIpId }, query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -310,8 +312,8 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       const path = checkPollingPath(waitOptions?.path);
       const pollQuery = query(waitOptions);
       // The polling path is not in the spec, so it is called through the untyped core of `api`;
-      // it still passes every middleware (base URL, workspace, token).
-      const untyped = api as unknown as {
+      // it still passes every rule (base URL, workspace, token).
+      const untyped = core as unknown as {
         GET(path: string, init: Record<string, unknown>): Promise<TextAnswer>;
       };
       return pollUntilDone(operationId, waitOptions, async () => {

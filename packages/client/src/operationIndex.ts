@@ -1,18 +1,72 @@
 import { type ApiOperation, apiOperations } from '@cloud-api/types';
 
-/** Schema path → upper-case HTTP method → operation. Every request is looked up here once. */
-const byPathAndMethod = new Map<string, Map<string, ApiOperation>>();
-for (const operation of Object.values(apiOperations)) {
-  const methods = byPathAndMethod.get(operation.path) ?? new Map<string, ApiOperation>();
-  methods.set(operation.method.toUpperCase(), operation);
-  byPathAndMethod.set(operation.path, methods);
+/** One operation's path template, split into segments: a literal, or `null` for a `{parameter}`. */
+interface Route {
+  readonly method: string;
+  readonly segments: readonly (string | null)[];
+  readonly operation: ApiOperation;
 }
 
-/** The spec's operation for a request, by HTTP method and schema path (`/compute/gpu-vms/{vm_id}`). */
-export function findOperation(method: string, schemaPath: string): ApiOperation | undefined {
-  const methods = byPathAndMethod.get(schemaPath);
-  // openapi-fetch sends upper-case methods; the fallback only serves other spellings.
-  return methods === undefined ? undefined : (methods.get(method) ?? methods.get(method.toUpperCase()));
+/**
+ * Segment count → routes, the ones with more literal segments first, so a literal segment wins
+ * over a parameter when two templates could match the same path.
+ */
+const routesBySegmentCount = new Map<number, Route[]>();
+for (const operation of Object.values(apiOperations)) {
+  const segments = operation.path
+    .split('/')
+    .slice(1)
+    .map((segment) => (/^\{[^{}]+\}$/.test(segment) ? null : segment));
+  const routes = routesBySegmentCount.get(segments.length) ?? [];
+  routes.push({ method: operation.method.toUpperCase(), segments, operation });
+  routesBySegmentCount.set(segments.length, routes);
+}
+const literalCount = (route: Route) => route.segments.filter((segment) => segment !== null).length;
+for (const routes of routesBySegmentCount.values()) routes.sort((a, b) => literalCount(b) - literalCount(a));
+
+/** A literal segment matches itself, or a percent-encoded spelling a server may decode to it. */
+function segmentIs(segment: string, literal: string): boolean {
+  if (segment === literal) return true;
+  if (!segment.includes('%')) return false;
+  try {
+    return decodeURIComponent(segment) === literal;
+  } catch {
+    return false;
+  }
+}
+
+function match(method: string, segments: readonly string[]): ApiOperation | undefined {
+  const routes = routesBySegmentCount.get(segments.length);
+  if (routes === undefined) return undefined;
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    let matches = true;
+    for (let i = 0; i < segments.length && matches; i++) {
+      const literal = route.segments[i];
+      matches = literal === null || literal === undefined || segmentIs(segments[i] as string, literal);
+    }
+    if (matches) return route.operation;
+  }
+  return undefined;
+}
+
+/**
+ * The spec's operation of a request, from its upper-case HTTP method and the URL path after the
+ * base URL (`/compute/gpu-vms/gpu-1`, no query). This reads what is actually sent, not the
+ * template the caller named, so a request is recognised however it was built. A path the spec
+ * does not have (e.g. the polling path of `waitForOperation`) gives `undefined`. Many servers
+ * collapse `//` and ignore a trailing `/`, so a path that only matches without its empty
+ * segments still counts as that operation: the rules then err on the side of guarding it.
+ */
+export function findOperation(method: string, path: string): ApiOperation | undefined {
+  const segments = path.split('/');
+  segments.shift();
+  const found = match(method, segments);
+  if (found !== undefined || !segments.includes('')) return found;
+  return match(
+    method,
+    segments.filter((segment) => segment !== ''),
+  );
 }
 
 /** Operation ids of the billable creates: the spec's `x-billable-create`, declared in one place. */

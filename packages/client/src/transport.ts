@@ -1,5 +1,7 @@
 import type { ClientLogger } from './clientLogger.js';
 import { ClientConfigError, NetworkError, TimeoutError } from './errors.js';
+import { LightRequest } from './lightRequest.js';
+import type { RequestRules } from './requestMiddleware.js';
 import { describeThrown, type Redactor } from './tokenRedaction.js';
 
 export interface RetryOptions {
@@ -22,6 +24,8 @@ interface TransportSettings {
   readonly timeoutMs: number;
   readonly redact: Redactor;
   readonly log: ClientLogger | undefined;
+  /** Every rule of the client, applied once per request before its first attempt. */
+  readonly rules: RequestRules;
 }
 
 export function resolveRetryOptions(retry: RetryOptions | undefined): Required<RetryOptions> {
@@ -55,7 +59,7 @@ export function resolveTimeoutMs(timeoutMs: number | undefined): number {
  * API promises a retry with the same key after a network failure is safe). Every other write is
  * sent once.
  */
-function isRetrySafe(request: Request): boolean {
+function isRetrySafe(request: Request | LightRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || request.headers.has('X-Idempotency-Key');
 }
 
@@ -75,51 +79,66 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
 }
 
 /**
- * The `fetch` given to openapi-fetch: a per-attempt timeout (AbortSignal) and bounded retries on
- * network failure only. An HTTP answer, whatever its status, is never retried. Each attempt gets
- * the same URL, headers (so the same idempotency key) and the same body bytes.
+ * The `fetch` given to openapi-fetch: the client's rules (see `requestRules`), then a per-attempt
+ * timeout (AbortSignal) and bounded retries on network failure only. An HTTP answer, whatever
+ * its status, is never retried. Each attempt gets the same URL, headers (so the same idempotency
+ * key) and the same body bytes.
  *
  * Cost matters here (see bench/overhead.ts): one AbortController and one timer per attempt, no
- * `AbortSignal.any`/`AbortSignal.timeout`, and the signal (and a buffered body) handed over in
- * `init` instead of building another `Request`, so a caller's `fetch` gets exactly one `Request`.
- * The timer covers each attempt until the response headers arrive; the body is then read under
- * the fetch implementation's own limits.
+ * `AbortSignal.any`/`AbortSignal.timeout`, and exactly one real `Request` construction per
+ * attempt: a `LightRequest` is sent as `fetch(url, init)`, and a real `Request` as
+ * `fetch(request, { signal })` or, with a buffered body, as `fetch(url, init)`. A caller's own
+ * `fetch` is handed one real `Request` per attempt. The timer covers each attempt until the
+ * response headers arrive; the body is then read under the fetch implementation's own limits.
  */
 export function createTransport(settings: TransportSettings): FetchFunction {
   const { retry, timeoutMs, redact, log } = settings;
   const userFetch = settings.fetch;
 
-  return async function transport(request: Request): Promise<Response> {
-    const callerSignal = request.signal;
+  return async function transport(input: Request | LightRequest): Promise<Response> {
+    // A request the cheap form cannot send faithfully becomes a real Request (validated as one).
+    const request = input instanceof LightRequest && !input.plain ? input.toRequest() : input;
+    const callerSignal = request.signal ?? undefined;
+    const guarded = settings.rules(request);
+    // Awaited also when only synchronous rules ran and the caller has a signal: a caller abort
+    // that lands right after the call is then seen below and nothing is sent.
+    if (guarded !== undefined || callerSignal !== undefined) await guarded;
+    const light = request instanceof LightRequest ? request : undefined;
     const maxAttempts = isRetrySafe(request) ? retry.attempts : 1;
-    // Buffer a body that may be sent again, so every attempt sends byte-identical bytes.
-    const body = maxAttempts > 1 && request.body !== null ? await request.arrayBuffer() : undefined;
+    // Buffer a body that may be sent again, so every attempt sends byte-identical bytes (a
+    // LightRequest's body is a string already).
+    const body =
+      light === undefined && maxAttempts > 1 && (request as Request).body !== null
+        ? await (request as Request).arrayBuffer()
+        : undefined;
     const path = log ? new URL(request.url).pathname : '';
 
     for (let attempt = 1; ; attempt++) {
-      // Aborted while the middleware ran or the body was read: nothing is sent.
-      if (callerSignal.aborted) throw callerSignal.reason;
+      // Aborted while the rules ran or the body was read: nothing is sent.
+      if (callerSignal?.aborted) throw callerSignal.reason;
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
         controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
       }, timeoutMs);
-      const onCallerAbort = () => controller.abort(callerSignal.reason);
-      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      // fetch builds its own Request from (input, init), so a buffered body is handed over as
-      // init rather than as one more Request of our own.
-      const input = body === undefined ? request : request.url;
+      const onCallerAbort = () => controller.abort(callerSignal?.reason);
+      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      // fetch builds its own Request from (input, init), so a LightRequest and a buffered body
+      // are handed over as init rather than as one more Request of our own.
+      const target = light === undefined && body === undefined ? (request as Request) : request.url;
       const init: RequestInit =
-        body === undefined
-          ? { signal: controller.signal }
-          : {
-              method: request.method,
-              headers: request.headers,
-              body,
-              redirect: request.redirect,
-              signal: controller.signal,
-            };
+        light !== undefined
+          ? light.initWith(controller.signal)
+          : body === undefined
+            ? { signal: controller.signal }
+            : {
+                method: request.method,
+                headers: request.headers,
+                body,
+                redirect: request.redirect,
+                signal: controller.signal,
+              };
       const started = log ? performance.now() : 0;
       log?.({
         level: 'debug',
@@ -131,8 +150,8 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       });
       try {
         const response = userFetch
-          ? await userFetch(new Request(input, init))
-          : await globalThis.fetch(input, init);
+          ? await userFetch(new Request(target, init))
+          : await globalThis.fetch(target, init);
         log?.({
           level: 'debug',
           event: 'response',
@@ -146,7 +165,7 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         return response;
       } catch (thrown) {
         // The caller's own abort is not a network failure: pass it on untouched.
-        if (callerSignal.aborted) throw callerSignal.reason;
+        if (callerSignal?.aborted) throw callerSignal.reason;
         if (attempt >= maxAttempts) {
           if (timedOut)
             throw new TimeoutError({
@@ -173,10 +192,10 @@ export function createTransport(settings: TransportSettings): FetchFunction {
           attempt,
           delayMs,
         });
-        await sleep(delayMs, callerSignal);
+        await sleep(delayMs, callerSignal ?? null);
       } finally {
         clearTimeout(timer);
-        callerSignal.removeEventListener('abort', onCallerAbort);
+        callerSignal?.removeEventListener('abort', onCallerAbort);
       }
     }
   };

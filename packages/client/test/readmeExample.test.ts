@@ -8,9 +8,12 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const examplePath = join(packageDir, 'examples', 'quickstart.ts');
 
 describe('README usage example', () => {
-  test('is examples/quickstart.ts verbatim, at most ten lines', () => {
+  test.each([
+    ['the package README', join(packageDir, 'README.md')],
+    ['the repository README', join(packageDir, '..', '..', 'README.md')],
+  ])('in %s is examples/quickstart.ts verbatim, at most ten lines', (_which, readmePath) => {
     const example = readFileSync(examplePath, 'utf8').trimEnd();
-    const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+    const readme = readFileSync(readmePath, 'utf8');
     expect(readme).toContain(`\`\`\`ts\n${example}\n\`\`\``);
     const body = example.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('import '));
     expect(body.length).toBeLessThanOrEqual(10);

@@ -1,0 +1,58 @@
+import { TokenEnvironmentError } from './errors.js';
+
+/** Where a request goes under the base URL: the path after it (`/compute/cloud-vms`) and the query. */
+export interface RequestTarget {
+  /** Path after the base URL, starting with `/`, as the URL parser sends it. */
+  readonly path: string;
+  /** Query string without its `?` (empty when there is none). */
+  readonly query: string;
+}
+
+// A path and a query made only of these characters reach the server exactly as written: the URL
+// parser removes no dot segment, turns no `\` into `/`, strips no whitespace and cuts no
+// fragment. Anything else is read through the URL parser, which is what fetch sends.
+const PLAIN_PATH = /^[A-Za-z0-9\-_~!$&'()*+,;=:@/%]*$/;
+const ESCAPED_DOT = /%2e/i;
+const PLAIN_QUERY = /^[\x21\x22\x24-\x7e]*$/;
+
+/**
+ * Reads a request URL the way it will be sent and refuses one that left the bound base URL
+ * (e.g. a per-call `baseUrl` pointing at the other environment, or a path that climbs out of
+ * `/v1` with `..`), before the token is attached.
+ */
+export function requestTargetReader(
+  baseUrl: string,
+  environment: string,
+): (method: string, url: string) => RequestTarget {
+  const prefix = `${baseUrl}/`;
+  const base = new URL(prefix);
+
+  return (method, url) => {
+    if (url.startsWith(prefix)) {
+      const queryStart = url.indexOf('?', prefix.length);
+      const path = url.slice(prefix.length - 1, queryStart < 0 ? undefined : queryStart);
+      const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+      if (PLAIN_PATH.test(path) && !ESCAPED_DOT.test(path) && PLAIN_QUERY.test(query)) return { path, query };
+    }
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      parsed !== undefined &&
+      parsed.origin === base.origin &&
+      parsed.username === '' &&
+      parsed.password === '' &&
+      parsed.pathname.startsWith(base.pathname)
+    ) {
+      return { path: parsed.pathname.slice(base.pathname.length - 1), query: parsed.search.slice(1) };
+    }
+    const shown = parsed === undefined ? 'an invalid URL' : `${parsed.origin}${parsed.pathname}`;
+    throw new TokenEnvironmentError(
+      `Refused to send ${method} ${shown}: this client's token is a ${environment} token ` +
+        `and may only be sent under ${baseUrl}. Nothing was sent.`,
+    );
+  };
+}
