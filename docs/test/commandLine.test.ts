@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNodeScript, type ScriptRun } from '@cloud-api/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Runs `pnpm docs:serve`'s program (dist/serveSite.js) and the build's spec check for real, on a
@@ -38,38 +39,14 @@ function ensureBuilt(): void {
     throw new Error(`compiling the docs package failed:\n${build.stdout}${build.stderr}`);
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = ScriptRun;
 
 /** Runs the docs server; with `signal`, sends it once the server says it is serving. */
 function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}, signal?: NodeJS.Signals): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serveScript, ...args], {
-      env: { ...process.env, PORT: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (signal && !signalled && stdout.includes('Ctrl+C to stop')) {
-        signalled = true;
-        child.kill(signal);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runNodeScript(serveScript, args, {
+    env: { ...process.env, PORT: '', ...env },
+    timeoutMs: 10_000,
+    ...(signal ? { signalWhenOutput: { text: 'Ctrl+C to stop', signal } } : {}),
   });
 }
 
@@ -180,7 +157,7 @@ describe('the docs build without a built spec', () => {
     const result = spawnSync(process.execPath, [join(root, 'docs', 'scripts', 'requireSpecBuild.mjs')], {
       encoding: 'utf8',
     });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
   }
 
   it.each([
@@ -227,6 +204,6 @@ describe('the docs build without a built spec', () => {
 
   it('passes silently when the spec is built', () => {
     const run = checkWith(specFiles);
-    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(run).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
   });
 });

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNodeScript, type ScriptRun } from '@cloud-api/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Runs the real command line (dist/cli.js) the way `pnpm sandbox` does. turbo builds the package
@@ -30,38 +31,14 @@ function ensureBuilt(): void {
   if (build.status !== 0) throw new Error(`building the sandbox failed:\n${build.stdout}${build.stderr}`);
 }
 
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type CliRun = ScriptRun;
 
 /** Runs the CLI; with `signal`, sends it once the sandbox says it is serving. */
 function runCli(args: readonly string[], signal?: NodeJS.Signals): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: workDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (signal && !signalled && stdout.includes('Press Ctrl-C')) {
-        signalled = true;
-        child.kill(signal);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runNodeScript(cliPath, args, {
+    cwd: workDir,
+    timeoutMs: 15_000,
+    ...(signal ? { signalWhenOutput: { text: 'Press Ctrl-C', signal } } : {}),
   });
 }
 

@@ -1,0 +1,1 @@
+export { type RunNodeScriptOptions, runNodeScript, type ScriptRun } from './runNodeScript.js';
