@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import {
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
-import { type LocalServer, listenLocally } from './localServer.js';
+import { forwardTo, type LocalServer, listenLocally } from './localServer.js';
 import { commandLineOf, descendantsOf, isAlive } from './processTree.js';
 import { cliPath } from './runCli.js';
 
@@ -66,6 +65,7 @@ function filesUnder(dir: string): string[] {
 interface ProxiedExchange {
   readonly method: string;
   readonly url: string;
+  /** When the request reached the proxy (not when its answer came back). */
   readonly at: number;
   readonly requestBody: string;
   readonly status: number;
@@ -83,26 +83,20 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     const module = await loadSandboxModule();
     profile = embeddedSandboxProfile(module.defaultSandboxProfile(), scopeNames());
     sandbox = await startSandboxTarget(profile);
-    const upstream = new URL(sandbox.baseUrl);
     proxy = await listenLocally((req, res) => {
+      const arrivedAt = Date.now();
       let requestBody = '';
       req.on('data', (chunk) => {
         requestBody += String(chunk);
       });
       req.on('end', () => {
-        const forwarded = httpRequest(
-          {
-            host: upstream.hostname,
-            port: upstream.port,
-            method: req.method,
-            path: req.url,
-            headers: req.headers,
-          },
-          (answer) => {
+        forwardTo(sandbox.baseUrl, req, res, {
+          body: requestBody,
+          onAnswer: (answer) => {
             const exchange: ProxiedExchange = {
               method: req.method ?? '',
               url: req.url ?? '',
-              at: Date.now(),
+              at: arrivedAt,
               requestBody,
               status: answer.statusCode ?? 0,
               responseBody: '',
@@ -111,12 +105,8 @@ describe('Ctrl-C (SIGINT) during a run', () => {
             answer.on('data', (chunk) => {
               exchange.responseBody += String(chunk);
             });
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
           },
-        );
-        forwarded.on('error', () => res.writeHead(502).end());
-        forwarded.end(requestBody);
+        });
       });
     });
   });

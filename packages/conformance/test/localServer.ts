@@ -1,4 +1,10 @@
-import { createServer, type RequestListener } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
 
 export interface LocalServer {
   readonly origin: string;
@@ -18,4 +24,29 @@ export async function listenLocally(handler: RequestListener): Promise<LocalServ
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Passes `req` on to the same path at `upstream` and its answer back to `res` (502 when the
+ * upstream cannot be reached). `body` sends an already-read request body instead of piping
+ * `req`; `onAnswer` sees the upstream answer before it is passed back.
+ */
+export function forwardTo(
+  upstream: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { body?: string; onAnswer?: (answer: IncomingMessage) => void } = {},
+): void {
+  const target = new URL(upstream);
+  const forwarded = httpRequest(
+    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      options.onAnswer?.(answer);
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  forwarded.on('error', () => res.writeHead(502).end());
+  if (options.body === undefined) req.pipe(forwarded);
+  else forwarded.end(options.body);
 }

@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import {
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
-import { listenLocally } from './localServer.js';
+import { forwardTo, listenLocally } from './localServer.js';
 
 /** The largest number of timestamps falling in any window of `windowMs`. */
 function busiestWindow(timestamps: readonly number[], windowMs = 1000): number {
@@ -44,22 +43,7 @@ async function rateLimitingTarget(options: { limited: number; retryAfter: string
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       return;
     }
-    const upstream = new URL(options.upstream);
-    const forwarded = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', () => res.writeHead(502).end());
-    req.pipe(forwarded);
+    forwardTo(options.upstream, req, res);
   });
   return { server, arrivals, baseUrl: `${server.origin}/v1` };
 }
