@@ -20,6 +20,7 @@ import { ApiError, apiErrorFromResponse, ClientConfigError } from './errors.js';
 import { guardedApi } from './guardedApi.js';
 import { clientRequestClass } from './lightRequest.js';
 import { checkPollingPath, pollUntilDone, type WaitForOperationOptions } from './operationPolling.js';
+import { cachedPathSerializer } from './pathSerializer.js';
 import { requestRules } from './requestMiddleware.js';
 import { tokenRedactor } from './tokenRedaction.js';
 import {
@@ -120,6 +121,9 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   const skuCodeFor = options.billing?.skuCodeFor ?? planIdAsSkuCode;
 
   const serializeQuery = createQuerySerializer();
+  // What the helpers send when the call names no workspace: built once, not per call.
+  const defaultQuery = Object.freeze({ workspace_id: defaultWorkspaceId });
+  const defaultQueryString = `workspace_id=${defaultWorkspaceId}`;
   // The rules live in the transport, not in an openapi-fetch middleware: they then see the
   // request exactly as sent, after any middleware of the caller, and openapi-fetch skips its
   // per-request middleware work while `api` has none.
@@ -136,8 +140,10 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     baseUrl: binding.baseUrl,
     Request: clientRequestClass(() => middleware.length > 0),
     fetch: transportFor(options.fetch),
+    pathSerializer: cachedPathSerializer(),
     // Fills in the client's workspace unless the call names one, and refuses a malformed one.
     querySerializer: (query: Record<string, unknown>) => {
+      if (query === defaultQuery) return defaultQueryString;
       const workspaceId =
         query.workspace_id === undefined
           ? defaultWorkspaceId
@@ -151,12 +157,10 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   });
   const api = guardedApi(core, transportFor, middleware);
 
-  const query = (call: CallOptions | undefined) => ({
-    workspace_id:
-      call?.workspaceId === undefined
-        ? defaultWorkspaceId
-        : canonicalWorkspaceId(call.workspaceId, 'workspaceId'),
-  });
+  const query = (call: CallOptions | undefined) =>
+    call?.workspaceId === undefined
+      ? defaultQuery
+      : { workspace_id: canonicalWorkspaceId(call.workspaceId, 'workspaceId') };
   const keyHeader = (call: KeyedCallOptions | undefined) =>
     call?.idempotencyKey === undefined ? {} : { 'X-Idempotency-Key': call.idempotencyKey };
   const signal = (call: CallOptions | undefined) => (call?.signal ? { signal: call.signal } : {});

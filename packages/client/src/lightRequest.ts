@@ -53,15 +53,17 @@ export class LightRequest {
     return new Request(this.url, { ...this.#init, headers: this.headers });
   }
 
-  /** The init of the one real construction, inside `fetch(url, init)`, with the attempt's signal. */
+  /**
+   * The init of the one real construction, inside `fetch(url, init)`, with the attempt's signal.
+   * Members equal to fetch's defaults (GET, no body, `follow`) are left out: each member given
+   * is converted and validated again by fetch, on every attempt.
+   */
   initWith(signal: AbortSignal): RequestInit {
-    return {
-      method: this.method,
-      headers: this.headers,
-      body: this.body ?? null,
-      redirect: this.redirect,
-      signal,
-    };
+    const init: RequestInit = { headers: this.headers, signal };
+    if (this.method !== 'GET') init.method = this.method;
+    if (this.body !== undefined) init.body = this.body;
+    if (this.redirect !== 'follow') init.redirect = this.redirect;
+    return init;
   }
 
   clone(): LightRequest {

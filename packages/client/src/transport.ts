@@ -122,8 +122,8 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         timedOut = true;
         controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
       }, timeoutMs);
-      const onCallerAbort = () => controller.abort(callerSignal?.reason);
-      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      const onCallerAbort = callerSignal && (() => controller.abort(callerSignal.reason));
+      if (onCallerAbort) callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
       // fetch builds its own Request from (input, init), so a LightRequest and a buffered body
       // are handed over as init rather than as one more Request of our own.
       const target = light === undefined && body === undefined ? (request as Request) : request.url;
@@ -195,7 +195,7 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         await sleep(delayMs, callerSignal ?? null);
       } finally {
         clearTimeout(timer);
-        callerSignal?.removeEventListener('abort', onCallerAbort);
+        if (onCallerAbort) callerSignal?.removeEventListener('abort', onCallerAbort);
       }
     }
   };
