@@ -2,7 +2,7 @@ import type { ApiOperation } from '@cloud-api/types';
 import { InvalidRequestError, WorkspaceIdError } from './errors.js';
 import { findOperation } from './operationIndex.js';
 import { queryStringValues } from './queryValues.js';
-import { requestTargetReader } from './requestTarget.js';
+import { requestTargetReader, usualTargetReader } from './requestTarget.js';
 import { canonicalWorkspaceId } from './workspaceId.js';
 
 /** What the rules read and change of a request about to be sent. */
@@ -45,15 +45,20 @@ export function requestRules(settings: {
   readonly billableCreateGuard: BillableCreateGuard;
   readonly newIdempotencyKey?: () => string;
 }): RequestRules {
+  const readUsualTarget = usualTargetReader(settings.baseUrl);
   const readTarget = requestTargetReader(settings.baseUrl, settings.environment);
   const authorization = `Bearer ${settings.token}`;
   const newKey = settings.newIdempotencyKey ?? (() => crypto.randomUUID());
   const { billableCreateGuard } = settings;
 
+  const readAnyTarget = (method: string, url: string) => {
+    const { path, query } = readTarget(method, url);
+    return { path, workspaceId: singleWorkspaceId(method, query) };
+  };
+
   return (request) => {
     const method = request.method.toUpperCase();
-    const { path, query } = readTarget(method, request.url);
-    const workspaceId = singleWorkspaceId(method, query);
+    const { path, workspaceId } = readUsualTarget(request.url) ?? readAnyTarget(method, request.url);
     request.headers.set('Authorization', authorization);
     const operation = findOperation(method, path);
     if (operation === undefined) return undefined;

@@ -56,3 +56,30 @@ export function requestTargetReader(
     );
   };
 }
+
+/** Where the usual request goes: its path after the base URL and its one canonical workspace. */
+export interface UsualTarget {
+  readonly path: string;
+  readonly workspaceId: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Recognises, in one match, the request nearly every call sends: the bound base URL, a path of
+ * the plain characters above with no escaped dot, and a query that is exactly one canonical
+ * `workspace_id`. Every request this accepts reads the same through `requestTargetReader` and the
+ * rules' workspace check (a property in test/requestRules.test.ts); anything else gives
+ * `undefined`, and those general readers decide. It exists because the rules run on every
+ * request: one match costs less than reading the target and the query separately.
+ */
+export function usualTargetReader(baseUrl: string): (url: string) => UsualTarget | undefined {
+  const usual = new RegExp(
+    `^${escapeRegExp(baseUrl)}(/(?:[A-Za-z0-9\\-_~!$&'()*+,;=:@/]|%(?!2[eE]))*)\\?workspace_id=([1-9][0-9]*)$`,
+  );
+  return (url) => {
+    const match = usual.exec(url);
+    return match === null ? undefined : { path: match[1] as string, workspaceId: match[2] as string };
+  };
+}
+

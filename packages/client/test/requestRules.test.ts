@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BillingBlockedError, createCloudClient, WorkspaceIdError } from '../src/index.js';
-import { queryValues } from '../src/queryValues.js';
+import { queryStringValues, queryValues } from '../src/queryValues.js';
+import { requestTargetReader, usualTargetReader } from '../src/requestTarget.js';
 import { devToken, json, preflightThen, stubFetch } from './stubFetch.js';
 
 /** Query strings built from the characters that matter to parsing: separators, escapes, `+`. */
@@ -31,6 +32,90 @@ describe('queryValues (the per-request workspace_id reader)', () => {
     expect(queryValues('https://dev-api.cloud.invalid/v1/object-storage/buckets', 'workspace_id')).toEqual(
       [],
     );
+  });
+});
+
+const boundBase = 'https://dev-api.cloud.invalid/v1';
+
+/** URLs near the usual request: the bound base or a look-alike, odd path pieces, odd queries. */
+const nearUsualUrls = fc
+  .tuple(
+    fc.constantFrom(
+      boundBase,
+      `${boundBase}x`,
+      'https://dev-api.cloud.invalid',
+      'https://api.cloud.invalid/v1',
+      'https://dev-api.cloud.invalid:444/v1',
+      'https://dev-api-cloud.invalid/v1',
+    ),
+    fc.array(
+      fc.constantFrom(
+        '/',
+        'compute',
+        'gpu-vms',
+        'vm-1',
+        '.',
+        '..',
+        '%2e',
+        '%2E',
+        '%',
+        '%41',
+        '#',
+        ' ',
+        '\\',
+        'é',
+        '@',
+        ':',
+        "'",
+        '*',
+      ),
+      { maxLength: 6 },
+    ),
+    fc.oneof(
+      fc.constant(''),
+      queryStrings.map((query) => `?${query}`),
+      fc.stringMatching(/^[0-9]{0,3}$/).map((id) => `?workspace_id=${id}`),
+    ),
+  )
+  .map(([base, path, query]) => `${base}/${path.join('')}${query}`);
+
+describe('usualTargetReader (the one-match reading of the usual request)', () => {
+  const readUsual = usualTargetReader(boundBase);
+  const readTarget = requestTargetReader(boundBase, 'development');
+
+  test('every URL it accepts reads the same through the general readers: same path, exactly one canonical workspace_id', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(nearUsualUrls, (url) => {
+        const usual = readUsual(url);
+        if (usual === undefined) return;
+        accepted++;
+        const { path, query } = readTarget('GET', url);
+        expect(usual.path).toBe(path);
+        expect(queryStringValues(query, 'workspace_id')).toEqual([usual.workspaceId]);
+        expect(usual.workspaceId).toMatch(/^[1-9][0-9]*$/);
+      }),
+      { numRuns: 5000 },
+    );
+    // The property says nothing unless the fast reading is actually taken.
+    expect(accepted).toBeGreaterThan(50);
+  });
+
+  test('it accepts the requests the helpers send, and leaves the rest to the general readers', () => {
+    expect(readUsual(`${boundBase}/compute/gpu-vms/vm-1%2F%3F?workspace_id=1042`)).toEqual({
+      path: '/compute/gpu-vms/vm-1%2F%3F',
+      workspaceId: '1042',
+    });
+    for (const url of [
+      `${boundBase}/compute/gpu-vms/../x?workspace_id=1042`,
+      `${boundBase}/compute/gpu-vms/%2e%2e?workspace_id=1042`,
+      `${boundBase}/object-storage/buckets?workspace_id=01`,
+      `${boundBase}/object-storage/buckets?workspace_id=1&workspace_id=2`,
+      `${boundBase}x/object-storage/buckets?workspace_id=1`,
+      `${boundBase}/object-storage/buckets?workspace_id=1#frag`,
+    ]) {
+      expect(readUsual(url), url).toBeUndefined();
+    }
   });
 });
 
