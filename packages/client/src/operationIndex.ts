@@ -24,6 +24,39 @@ for (const operation of Object.values(apiOperations)) {
 const literalCount = (route: Route) => route.segments.filter((segment) => segment !== null).length;
 for (const routes of routesBySegmentCount.values()) routes.sort((a, b) => literalCount(b) - literalCount(a));
 
+/** Every route, in the order `match` tries them among routes of one segment count. */
+const routesInOrder: readonly Route[] = [...routesBySegmentCount.values()].flat();
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A route as `exactRouteAlternatives` reports it: the upper-case method and the operation. */
+export interface ExactRoute {
+  readonly method: string;
+  readonly operation: ApiOperation;
+}
+
+/**
+ * A regular-expression source with one capturing alternative per route (all methods), in the
+ * order `findOperation` prefers them. An alternative matches a path whose literal segments are
+ * spelt exactly and whose parameter segments are non-empty runs of `parameterClass`, a character
+ * class that must exclude `/` and `%`. For such a path no literal can match through percent
+ * decoding and no segment is empty, so the first alternative that matches is the route
+ * `findOperation` picks whenever the method is that route's; with another method, ask
+ * `findOperation`.
+ */
+export function exactRouteAlternatives(parameterClass: string): {
+  readonly source: string;
+  readonly routes: readonly ExactRoute[];
+} {
+  const source = routesInOrder
+    .map(
+      (route) =>
+        `(${route.segments.map((segment) => `/${segment === null ? `${parameterClass}+` : escapeRegExp(segment)}`).join('')})`,
+    )
+    .join('|');
+  return { source, routes: routesInOrder.map(({ method, operation }) => ({ method, operation })) };
+}
+
 /** A literal segment matches itself, or a percent-encoded spelling a server may decode to it. */
 function segmentIs(segment: string, literal: string): boolean {
   if (segment === literal) return true;

@@ -2,7 +2,7 @@ import type { ApiOperation } from '@cloud-api/types';
 import { InvalidRequestError, WorkspaceIdError } from './errors.js';
 import { findOperation } from './operationIndex.js';
 import { queryStringValues } from './queryValues.js';
-import { requestTargetReader, usualTargetReader } from './requestTarget.js';
+import { type RuleTarget, requestTargetReader, usualTargetReader } from './requestTarget.js';
 import { canonicalWorkspaceId } from './workspaceId.js';
 
 /** What the rules read and change of a request about to be sent. */
@@ -51,16 +51,16 @@ export function requestRules(settings: {
   const newKey = settings.newIdempotencyKey ?? (() => crypto.randomUUID());
   const { billableCreateGuard } = settings;
 
-  const readAnyTarget = (method: string, url: string) => {
+  const readAnyTarget = (method: string, url: string): RuleTarget => {
     const { path, query } = readTarget(method, url);
-    return { path, workspaceId: singleWorkspaceId(method, query) };
+    return { path, workspaceId: singleWorkspaceId(method, query), operation: findOperation(method, path) };
   };
 
   return (request) => {
     const method = request.method.toUpperCase();
-    const { path, workspaceId } = readUsualTarget(request.url) ?? readAnyTarget(method, request.url);
+    const { workspaceId, operation } =
+      readUsualTarget(method, request.url) ?? readAnyTarget(method, request.url);
     request.headers.set('Authorization', authorization);
-    const operation = findOperation(method, path);
     if (operation === undefined) return undefined;
     if (operation.idempotencyKeyRequired) ensureIdempotencyKey(request.headers, newKey);
     return operation.billableCreate ? billableCreateGuard(request, operation, workspaceId) : undefined;

@@ -1,4 +1,6 @@
+import type { ApiOperation } from '@cloud-api/types';
 import { TokenEnvironmentError } from './errors.js';
+import { type ExactRoute, exactRouteAlternatives, findOperation } from './operationIndex.js';
 
 /** Where a request goes under the base URL: the path after it (`/compute/cloud-vms`) and the query. */
 export interface RequestTarget {
@@ -57,29 +59,44 @@ export function requestTargetReader(
   };
 }
 
-/** Where the usual request goes: its path after the base URL and its one canonical workspace. */
-export interface UsualTarget {
+/** Where a request goes, read for the rules: path after the base URL, workspace and operation. */
+export interface RuleTarget {
   readonly path: string;
   readonly workspaceId: string;
+  /** The spec's operation, as `findOperation` finds it; `undefined` for a path the spec lacks. */
+  readonly operation: ApiOperation | undefined;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+// The characters of PLAIN_PATH but `/` and `%`: what a parameter segment of an exact route holds.
+const PLAIN_SEGMENT_CHAR = "[A-Za-z0-9\\-_~!$&'()*+,;=:@]";
+
 /**
- * Recognises, in one match, the request nearly every call sends: the bound base URL, a path of
- * the plain characters above with no escaped dot, and a query that is exactly one canonical
- * `workspace_id`. Every request this accepts reads the same through `requestTargetReader` and the
- * rules' workspace check (a property in test/requestRules.test.ts); anything else gives
- * `undefined`, and those general readers decide. It exists because the rules run on every
- * request: one match costs less than reading the target and the query separately.
+ * Reads, in one match, the request nearly every call sends: the bound base URL, a path of the
+ * plain characters above with no escaped dot, and a query that is exactly one canonical
+ * `workspace_id`; and, in the same match, the route the path spells exactly. Every request this
+ * reads gives the same path, workspace and operation as `requestTargetReader`, the rules'
+ * workspace check and `findOperation` (a property in test/requestRules.test.ts); anything else
+ * gives `undefined`, and those general readers decide. It exists because the rules run on every
+ * request: one match costs less than reading the target, the query and the route separately.
  */
-export function usualTargetReader(baseUrl: string): (url: string) => UsualTarget | undefined {
+export function usualTargetReader(baseUrl: string): (method: string, url: string) => RuleTarget | undefined {
+  const { source: routes, routes: routeOfGroup } = exactRouteAlternatives(PLAIN_SEGMENT_CHAR);
   const usual = new RegExp(
-    `^${escapeRegExp(baseUrl)}(/(?:[A-Za-z0-9\\-_~!$&'()*+,;=:@/]|%(?!2[eE]))*)\\?workspace_id=([1-9][0-9]*)$`,
+    `^${escapeRegExp(baseUrl)}(${routes}|/(?:[A-Za-z0-9\\-_~!$&'()*+,;=:@/]|%(?!2[eE]))*)\\?workspace_id=([1-9][0-9]*)$`,
   );
-  return (url) => {
+  const workspaceGroup = routeOfGroup.length + 2;
+  return (method, url) => {
     const match = usual.exec(url);
-    return match === null ? undefined : { path: match[1] as string, workspaceId: match[2] as string };
+    if (match === null) return undefined;
+    const path = match[1] as string;
+    let route: ExactRoute | undefined;
+    for (let i = 0; i < routeOfGroup.length && route === undefined; i++) {
+      if (match[i + 2] !== undefined) route = routeOfGroup[i];
+    }
+    // The route spelt exactly is the operation only with its own method; otherwise, ask.
+    const operation = route?.method === method ? route.operation : findOperation(method, path);
+    return { path, workspaceId: match[workspaceGroup] as string, operation };
   };
 }
-

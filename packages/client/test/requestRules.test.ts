@@ -1,6 +1,8 @@
+import { apiOperations } from '@cloud-api/types';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BillingBlockedError, createCloudClient, WorkspaceIdError } from '../src/index.js';
+import { findOperation } from '../src/operationIndex.js';
 import { queryStringValues, queryValues } from '../src/queryValues.js';
 import { requestTargetReader, usualTargetReader } from '../src/requestTarget.js';
 import { devToken, json, preflightThen, stubFetch } from './stubFetch.js';
@@ -37,7 +39,45 @@ describe('queryValues (the per-request workspace_id reader)', () => {
 
 const boundBase = 'https://dev-api.cloud.invalid/v1';
 
-/** URLs near the usual request: the bound base or a look-alike, odd path pieces, odd queries. */
+/** Route words of the spec, parameter-like values and the pieces that make a path unusual. */
+const segmentPiece = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc
+      .constantFrom(
+        ...new Set(Object.values(apiOperations).flatMap((operation) => operation.path.split('/'))),
+      )
+      .filter((word) => !word.startsWith('{')),
+  },
+  { weight: 3, arbitrary: fc.constantFrom('vm-1', 'x', '') },
+  fc.constantFrom('.', '..', '%2e', '%2E', '%', '%41', '%2D', 'compute%2Fgpu-vms'),
+  fc.constantFrom('#', ' ', '\\', 'é', '@', ':', "'", '*', '?', 'a?b'),
+);
+
+/** The segments of a spec route, each parameter given some value and each literal sometimes replaced. */
+const routeLikeSegments = fc
+  .constantFrom(...Object.values(apiOperations).map((operation) => operation.path))
+  .chain((template) =>
+    fc.tuple(
+      ...template
+        .split('/')
+        .slice(1)
+        .map((segment) =>
+          segment.startsWith('{')
+            ? segmentPiece
+            : fc.oneof({ weight: 8, arbitrary: fc.constant(segment) }, segmentPiece),
+        ),
+    ),
+  );
+const anySegments = fc.array(
+  fc.oneof(
+    { weight: 8, arbitrary: segmentPiece },
+    fc.tuple(segmentPiece, segmentPiece).map(([a, b]) => a + b),
+  ),
+  { maxLength: 7 },
+);
+
+/** URLs near the usual request: the bound base or a look-alike, route-like paths, odd queries. */
 const nearUsualUrls = fc
   .tuple(
     fc.constantFrom(
@@ -46,66 +86,57 @@ const nearUsualUrls = fc
       'https://dev-api.cloud.invalid',
       'https://api.cloud.invalid/v1',
       'https://dev-api.cloud.invalid:444/v1',
-      'https://dev-api-cloud.invalid/v1',
     ),
-    fc.array(
-      fc.constantFrom(
-        '/',
-        'compute',
-        'gpu-vms',
-        'vm-1',
-        '.',
-        '..',
-        '%2e',
-        '%2E',
-        '%',
-        '%41',
-        '#',
-        ' ',
-        '\\',
-        'é',
-        '@',
-        ':',
-        "'",
-        '*',
-      ),
-      { maxLength: 6 },
-    ),
+    fc.oneof(routeLikeSegments, anySegments),
     fc.oneof(
+      { weight: 3, arbitrary: fc.stringMatching(/^[0-9]{0,3}$/).map((id) => `?workspace_id=${id}`) },
       fc.constant(''),
       queryStrings.map((query) => `?${query}`),
-      fc.stringMatching(/^[0-9]{0,3}$/).map((id) => `?workspace_id=${id}`),
     ),
   )
-  .map(([base, path, query]) => `${base}/${path.join('')}${query}`);
+  .map(([base, segments, query]) => `${base}/${segments.join('/')}${query}`);
+
+const methods = fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH', 'PUT');
 
 describe('usualTargetReader (the one-match reading of the usual request)', () => {
   const readUsual = usualTargetReader(boundBase);
   const readTarget = requestTargetReader(boundBase, 'development');
 
-  test('every URL it accepts reads the same through the general readers: same path, exactly one canonical workspace_id', () => {
+  test('every request it accepts reads the same through the general readers: same path, exactly one canonical workspace_id, same operation', () => {
     let accepted = 0;
+    let routed = 0;
     fc.assert(
-      fc.property(nearUsualUrls, (url) => {
-        const usual = readUsual(url);
+      fc.property(methods, nearUsualUrls, (method, url) => {
+        const usual = readUsual(method, url);
         if (usual === undefined) return;
         accepted++;
-        const { path, query } = readTarget('GET', url);
+        const { path, query } = readTarget(method, url);
         expect(usual.path).toBe(path);
         expect(queryStringValues(query, 'workspace_id')).toEqual([usual.workspaceId]);
         expect(usual.workspaceId).toMatch(/^[1-9][0-9]*$/);
+        expect(usual.operation).toBe(findOperation(method, path));
+        if (usual.operation !== undefined) routed++;
       }),
-      { numRuns: 5000 },
+      { numRuns: 10_000 },
     );
-    // The property says nothing unless the fast reading is actually taken.
-    expect(accepted).toBeGreaterThan(50);
+    // The property says nothing unless the fast reading, and its route, are actually taken.
+    console.log(accepted, routed);
+    expect(accepted).toBeGreaterThan(300);
+    expect(routed).toBeGreaterThan(20);
   });
 
-  test('it accepts the requests the helpers send, and leaves the rest to the general readers', () => {
-    expect(readUsual(`${boundBase}/compute/gpu-vms/vm-1%2F%3F?workspace_id=1042`)).toEqual({
+  test('it reads the requests the helpers send, and leaves the rest to the general readers', () => {
+    expect(readUsual('DELETE', `${boundBase}/compute/gpu-vms/vm-1%2F%3F?workspace_id=1042`)).toEqual({
       path: '/compute/gpu-vms/vm-1%2F%3F',
       workspaceId: '1042',
+      operation: apiOperations.deleteGpuVm,
     });
+    expect(
+      readUsual('POST', `${boundBase}/compute/gpu-vms/vm-1/backups/enable?workspace_id=7`)?.operation,
+    ).toBe(apiOperations.enableGpuVmBackups);
+    expect(
+      readUsual('GET', `${boundBase}/compute/gpu-vms/vm-1/backups/enable?workspace_id=7`)?.operation,
+    ).toBe(undefined);
     for (const url of [
       `${boundBase}/compute/gpu-vms/../x?workspace_id=1042`,
       `${boundBase}/compute/gpu-vms/%2e%2e?workspace_id=1042`,
@@ -114,7 +145,7 @@ describe('usualTargetReader (the one-match reading of the usual request)', () =>
       `${boundBase}x/object-storage/buckets?workspace_id=1`,
       `${boundBase}/object-storage/buckets?workspace_id=1#frag`,
     ]) {
-      expect(readUsual(url), url).toBeUndefined();
+      expect(readUsual('GET', url), url).toBeUndefined();
     }
   });
 });
