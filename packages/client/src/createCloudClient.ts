@@ -18,7 +18,7 @@ import type { ClientPaths } from './clientPaths.js';
 import { bindEnvironment, type EnvironmentUrls } from './environmentBinding.js';
 import { ApiError, apiErrorFromResponse, ClientConfigError } from './errors.js';
 import { guardedApi } from './guardedApi.js';
-import { clientRequestClass } from './lightRequest.js';
+import { LightRequest } from './lightRequest.js';
 import { checkPollingPath, pollUntilDone, type WaitForOperationOptions } from './operationPolling.js';
 import { cachedPathSerializer } from './pathSerializer.js';
 import { requestRules } from './requestMiddleware.js';
@@ -131,14 +131,13 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     baseUrl: binding.baseUrl,
     environment: binding.environment,
     token,
-    billableCreateGuard: billingGuard({ api: () => core, skuCodeFor, redact, log }),
+    billableCreateGuard: billingGuard({ api: () => core(), skuCodeFor, redact, log }),
   });
   const transportFor = (fetch: FetchFunction | undefined) =>
     createTransport({ fetch, retry, timeoutMs, redact, log, rules });
   const middleware: Middleware[] = [];
-  const core = createClient<ClientPaths>({
+  const coreOptions = {
     baseUrl: binding.baseUrl,
-    Request: clientRequestClass(() => middleware.length > 0),
     fetch: transportFor(options.fetch),
     pathSerializer: cachedPathSerializer(),
     // Fills in the client's workspace unless the call names one, and refuses a malformed one.
@@ -154,8 +153,16 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       // The usual query: a canonical id is digits only, so there is nothing to escape.
       return `workspace_id=${workspaceId}`;
     },
-  });
-  const api = guardedApi(core, transportFor, middleware);
+  };
+  // Two openapi-fetch clients over the one transport. Caller middleware are promised real
+  // Requests, so they are registered on `cores.real` only; while there are none, calls go through
+  // `cores.light`, whose requests are LightRequests: one real Request per attempt, not two.
+  const cores = {
+    light: createClient<ClientPaths>({ ...coreOptions, Request: LightRequest as unknown as typeof Request }),
+    real: createClient<ClientPaths>(coreOptions),
+  };
+  const core = () => (middleware.length > 0 ? cores.real : cores.light);
+  const api = guardedApi(cores, transportFor, middleware);
 
   const query = (call: CallOptions | undefined) =>
     call?.workspaceId === undefined
@@ -205,7 +212,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async checkBillingEligibility(skuCode, call) {
       return expectAnswer(
         'checkResourceEligibility',
-        core.POST('/billing/resource-eligibility', {
+        core().POST('/billing/resource-eligibility', {
           params: { query: query(call) },
           body: { sku_code: skuCode },
           parseAs: 'text',
@@ -218,7 +225,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async listBuckets(call) {
       return expectAnswer(
         'listBuckets',
-        core.GET('/object-storage/buckets', {
+        core().GET('/object-storage/buckets', {
           params: { query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -230,7 +237,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async createCloudVm(body, call) {
       return expectAnswer(
         'createCloudVm',
-        core.POST('/compute/cloud-vms', {
+        core().POST('/compute/cloud-vms', {
           params: { query: query(call), header: keyHeader(call) },
           body,
           parseAs: 'text',
@@ -243,7 +250,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async enableGpuVmBackups(vmId, body = {}, call) {
       return expectAnswer(
         'enableGpuVmBackups',
-        core.POST('/compute/gpu-vms/{vm_id}/backups/enable', {
+        core().POST('/compute/gpu-vms/{vm_id}/backups/enable', {
           params: { path: { vm_id: vmId }, query: query(call) },
           body,
           parseAs: 'text',
@@ -256,7 +263,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async deleteGpuVm(vmId, call) {
       return expectAnswer(
         'deleteGpuVm',
-        core.DELETE('/compute/gpu-vms/{vm_id}', {
+        core().DELETE('/compute/gpu-vms/{vm_id}', {
           params: { path: { vm_id: vmId }, query: query(call), header: keyHeader(call) },
           parseAs: 'text',
           ...signal(call),
@@ -268,7 +275,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async getCloudVmSnapshotRestore(restoreId, call) {
       return expectAnswer(
         'getCloudVmSnapshotRestore',
-        core.GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
+        core().GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
           params: { path: { restore_id: restoreId }, query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -280,7 +287,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async updateNatPortForwardingRule(rule, body, call) {
       return expectAnswer(
         'updateNatPortForwardingRule',
-        core.PATCH(
+        core().PATCH(
           '/networking/vpcs/{vpc_id}/nat-gateways/{nat_gateway_id}/port-forwarding-rules/{port_forwarding_rule_id}',
           {
             params: {
@@ -303,7 +310,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async releaseReservedIp(reservedIpId, call) {
       return expectAnswer(
         'releaseReservedIp',
-        core.DELETE('/networking/reserved-ips/{reserved_ip_id}', {
+        core().DELETE('/networking/reserved-ips/{reserved_ip_id}', {
           params: { path: { reserved_ip_id: reservedIpId }, query: query(call) },
           parseAs: 'text',
           ...signal(call),
@@ -317,7 +324,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       const pollQuery = query(waitOptions);
       // The polling path is not in the spec, so it is called through the untyped core of `api`;
       // it still passes every rule (base URL, workspace, token).
-      const untyped = core as unknown as {
+      const untyped = core() as unknown as {
         GET(path: string, init: Record<string, unknown>): Promise<TextAnswer>;
       };
       return pollUntilDone(operationId, waitOptions, async () => {

@@ -18,46 +18,45 @@ const callMethods = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH',
  * - a per-call `fetch` (which openapi-fetch would call instead of the client's transport,
  *   skipping every rule) is wrapped in the client's transport, so the rules, timeouts and
  *   retries apply to it too;
- * - middleware are tracked in `registered` (the client has openapi-fetch build real `Request`s
- *   while there are any), and a call with its own `middleware` gets real `Request`s too.
+ * - middleware are registered on `cores.real` (and tracked in `registered`); a call goes through
+ *   `cores.real` while any are registered or when it brings its own `middleware`, because
+ *   middleware are promised real `Request`s, and through `cores.light` otherwise.
  */
 export function guardedApi(
-  core: Client<ClientPaths>,
+  cores: { readonly light: Client<ClientPaths>; readonly real: Client<ClientPaths> },
   transportFor: (fetch: FetchFunction) => FetchFunction,
   registered: Middleware[],
 ): Client<ClientPaths> {
-  const inner = core as unknown as CoreClient;
+  const light = cores.light as unknown as CoreClient;
+  const real = cores.real as unknown as CoreClient;
   const notAFetch: FetchFunction = () =>
     Promise.reject(
       new InvalidRequestError(
         'A per-call `fetch` must be a function that takes a Request and returns a Response. Nothing was sent.',
       ),
     );
+  const coreFor = (init: CallInit): CoreClient =>
+    registered.length > 0 || (Array.isArray(init?.middleware) && init.middleware.length > 0) ? real : light;
   const withTransport = (init: CallInit): CallInit => {
-    if (init === undefined || init === null) return init;
-    const { fetch, middleware } = init;
-    const perCallMiddleware =
-      Array.isArray(middleware) && middleware.length > 0 && init.Request === undefined;
-    if (fetch === undefined && !perCallMiddleware) return init;
-    const adjusted = { ...init };
-    if (fetch !== undefined) {
-      adjusted.fetch = typeof fetch === 'function' ? transportFor(fetch as FetchFunction) : notAFetch;
-    }
-    if (perCallMiddleware) adjusted.Request = globalThis.Request;
-    return adjusted;
+    if (init === undefined || init === null || init.fetch === undefined) return init;
+    const { fetch } = init;
+    return {
+      ...init,
+      fetch: typeof fetch === 'function' ? transportFor(fetch as FetchFunction) : notAFetch,
+    };
   };
   const api: Record<string, unknown> = {
     request: (method: string, url: string, init?: CallInit) =>
-      inner.request(method, url, withTransport(init)),
+      coreFor(init).request(method, url, withTransport(init)),
     // Mirrors openapi-fetch's own bookkeeping (it skips empty entries and validates the rest).
     use: (...middleware: Middleware[]) => {
       for (const entry of middleware) {
-        inner.use(entry);
+        real.use(entry);
         if (entry) registered.push(entry);
       }
     },
     eject: (...middleware: Middleware[]) => {
-      inner.eject(...middleware);
+      real.eject(...middleware);
       for (const entry of middleware) {
         const index = registered.indexOf(entry);
         if (index !== -1) registered.splice(index, 1);
@@ -65,8 +64,7 @@ export function guardedApi(
     },
   };
   for (const method of callMethods) {
-    const call = inner[method];
-    api[method] = (url: string, init?: CallInit) => call(url, withTransport(init));
+    api[method] = (url: string, init?: CallInit) => coreFor(init)[method](url, withTransport(init));
   }
   return Object.freeze(api) as unknown as Client<ClientPaths>;
 }

@@ -10,8 +10,9 @@ const REDIRECT_MODES = new Set(['follow', 'error', 'manual']);
  * exactly one real construction per attempt, the one inside `fetch(url, init)` (or the one
  * `Request` a caller's own `fetch` is handed).
  *
- * Only the client's transport ever receives one: while any middleware is registered, the client
- * has openapi-fetch build real `Request`s (see `clientRequestClass`). Anything the cheap form does
+ * Only the client's transport ever receives one: while any middleware is registered, or a call
+ * brings its own, the client calls through an openapi-fetch client that builds real `Request`s
+ * (see `guardedApi`). Anything the cheap form does
  * not cover (another body type, an unusual method or RequestInit option) is marked not `plain`,
  * and the transport turns it into a real `Request` first, which also validates it as before.
  */
@@ -77,20 +78,4 @@ export class LightRequest {
   arrayBuffer(): Promise<ArrayBuffer> {
     return Promise.resolve(new TextEncoder().encode(this.body ?? '').buffer as ArrayBuffer);
   }
-}
-
-/**
- * The `Request` class given to openapi-fetch: a `LightRequest` while no middleware is
- * registered, a real `Request` otherwise, because middleware are promised real `Request`s (they
- * may read the body stream, or build `new Request(request, …)`). openapi-fetch checks what a
- * middleware returns with `instanceof` this class, so a real `Request` counts as one.
- */
-export function clientRequestClass(middlewareRegistered: () => boolean): typeof Request {
-  function ClientRequest(input: string, init?: RequestInit): Request | LightRequest {
-    return middlewareRegistered() ? new Request(input, init) : new LightRequest(input, init);
-  }
-  Object.defineProperty(ClientRequest, Symbol.hasInstance, {
-    value: (value: unknown) => value instanceof Request || value instanceof LightRequest,
-  });
-  return ClientRequest as unknown as typeof Request;
 }

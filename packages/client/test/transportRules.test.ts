@@ -147,6 +147,25 @@ describe('the rules run in the transport, after every caller middleware', () => 
       [null, `Bearer ${devToken}`],
     ]);
   });
+
+  test('every middleware, registered or per call, is handed a real Request, for helpers and raw calls alike', async () => {
+    const seen: string[] = [];
+    const inspecting: Middleware = {
+      onRequest({ request }) {
+        seen.push(`${request.method} ${request instanceof Request ? 'Request' : request.constructor.name}`);
+      },
+    };
+    const fetch = stubFetch(preflightThen({ allowed: true }));
+    const c = client(fetch);
+    await c.api.GET('/object-storage/buckets', { middleware: [inspecting] });
+    c.api.use(inspecting);
+    await c.createCloudVm(vm);
+    await c.api.DELETE('/compute/gpu-vms/{vm_id}', { params: { path: { vm_id: 'gpu-1' } } });
+    c.api.eject(inspecting);
+    await c.listBuckets();
+    expect(seen).toEqual(['GET Request', 'POST Request', 'POST Request', 'DELETE Request']);
+    expect(fetch.sent).toHaveLength(5);
+  });
 });
 
 describe('the operation is recognised from the URL actually sent', () => {
