@@ -170,7 +170,6 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       : { workspace_id: canonicalWorkspaceId(call.workspaceId, 'workspaceId') };
   const keyHeader = (call: KeyedCallOptions | undefined) =>
     call?.idempotencyKey === undefined ? {} : { 'X-Idempotency-Key': call.idempotencyKey };
-  const signal = (call: CallOptions | undefined) => (call?.signal ? { signal: call.signal } : {});
 
   /** What an `ApiError` says about the call; built only when there is an error to report. */
   const errorFields = (operationId: OperationId, status: number) => {
@@ -178,12 +177,9 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     return { operationId, method: method.toUpperCase(), path, status };
   };
 
-  async function expectAnswer<T>(
-    operationId: OperationId,
-    answer: Promise<TextAnswer>,
-    hasBody: boolean,
-  ): Promise<T> {
-    const { data, error, response } = await answer;
+  /** The helper's result from openapi-fetch's answer, or the `ApiError` it stands for. */
+  function readAnswer<T>(operationId: OperationId, answer: TextAnswer, hasBody: boolean): T {
+    const { data, error, response } = answer;
     if (!response.ok) {
       const bodyText = error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
       throw apiErrorFromResponse({ ...errorFields(operationId, response.status), bodyText }, redact);
@@ -210,84 +206,84 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     workspaceId: defaultWorkspaceId,
 
     async checkBillingEligibility(skuCode, call) {
-      return expectAnswer(
+      return readAnswer(
         'checkResourceEligibility',
-        core().POST('/billing/resource-eligibility', {
+        await core().POST('/billing/resource-eligibility', {
           params: { query: query(call) },
           body: { sku_code: skuCode },
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async listBuckets(call) {
-      return expectAnswer(
+      return readAnswer(
         'listBuckets',
-        core().GET('/object-storage/buckets', {
+        await core().GET('/object-storage/buckets', {
           params: { query: query(call) },
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async createCloudVm(body, call) {
-      return expectAnswer(
+      return readAnswer(
         'createCloudVm',
-        core().POST('/compute/cloud-vms', {
+        await core().POST('/compute/cloud-vms', {
           params: { query: query(call), header: keyHeader(call) },
           body,
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async enableGpuVmBackups(vmId, body = {}, call) {
-      return expectAnswer(
+      return readAnswer(
         'enableGpuVmBackups',
-        core().POST('/compute/gpu-vms/{vm_id}/backups/enable', {
+        await core().POST('/compute/gpu-vms/{vm_id}/backups/enable', {
           params: { path: { vm_id: vmId }, query: query(call) },
           body,
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async deleteGpuVm(vmId, call) {
-      return expectAnswer(
+      return readAnswer(
         'deleteGpuVm',
-        core().DELETE('/compute/gpu-vms/{vm_id}', {
+        await core().DELETE('/compute/gpu-vms/{vm_id}', {
           params: { path: { vm_id: vmId }, query: query(call), header: keyHeader(call) },
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async getCloudVmSnapshotRestore(restoreId, call) {
-      return expectAnswer(
+      return readAnswer(
         'getCloudVmSnapshotRestore',
-        core().GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
+        await core().GET('/compute/cloud-vm-snapshots/restores/{restore_id}', {
           params: { path: { restore_id: restoreId }, query: query(call) },
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         true,
       );
     },
 
     async updateNatPortForwardingRule(rule, body, call) {
-      return expectAnswer(
+      return readAnswer(
         'updateNatPortForwardingRule',
-        core().PATCH(
+        await core().PATCH(
           '/networking/vpcs/{vpc_id}/nat-gateways/{nat_gateway_id}/port-forwarding-rules/{port_forwarding_rule_id}',
           {
             params: {
@@ -300,7 +296,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
             },
             body,
             parseAs: 'text',
-            ...signal(call),
+            signal: call?.signal ?? null,
           },
         ),
         true,
@@ -308,12 +304,12 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     },
 
     async releaseReservedIp(reservedIpId, call) {
-      return expectAnswer(
+      return readAnswer(
         'releaseReservedIp',
-        core().DELETE('/networking/reserved-ips/{reserved_ip_id}', {
+        await core().DELETE('/networking/reserved-ips/{reserved_ip_id}', {
           params: { path: { reserved_ip_id: reservedIpId }, query: query(call) },
           parseAs: 'text',
-          ...signal(call),
+          signal: call?.signal ?? null,
         }),
         false,
       );
@@ -331,7 +327,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
         const { data, error, response } = await untyped.GET(path, {
           params: { path: { operation_id: operationId }, query: pollQuery },
           parseAs: 'text',
-          ...signal(waitOptions),
+          signal: waitOptions?.signal ?? null,
         });
         const fields = { operationId: 'waitForOperation', method: 'GET', path, status: response.status };
         if (!response.ok) {

@@ -152,7 +152,9 @@ describe('the rules run in the transport, after every caller middleware', () => 
     const seen: string[] = [];
     const inspecting: Middleware = {
       onRequest({ request }) {
-        seen.push(`${request.method} ${request instanceof Request ? 'Request' : request.constructor.name}`);
+        seen.push(
+          `${request.method} ${request instanceof Request ? 'Request' : (request as object).constructor.name}`,
+        );
       },
     };
     const fetch = stubFetch(preflightThen({ allowed: true }));
