@@ -1,4 +1,5 @@
 import { type ApiOperation, apiOperations } from '@cloud-api/types';
+import { escapeRegExp } from './regExpText.js';
 
 /** One operation's path template, split into segments: a literal, or `null` for a `{parameter}`. */
 interface Route {
@@ -26,8 +27,6 @@ for (const routes of routesBySegmentCount.values()) routes.sort((a, b) => litera
 
 /** Every route, in the order `match` tries them among routes of one segment count. */
 const routesInOrder: readonly Route[] = [...routesBySegmentCount.values()].flat();
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A route as `exactRouteAlternatives` reports it: the upper-case method and the operation. */
 export interface ExactRoute {

@@ -1,6 +1,7 @@
 import type { ApiOperation } from '@cloud-api/types';
 import { TokenEnvironmentError } from './errors.js';
 import { type ExactRoute, exactRouteAlternatives, findOperation } from './operationIndex.js';
+import { escapeRegExp } from './regExpText.js';
 
 /** Where a request goes under the base URL: the path after it (`/compute/cloud-vms`) and the query. */
 export interface RequestTarget {
@@ -13,7 +14,9 @@ export interface RequestTarget {
 // A path and a query made only of these characters reach the server exactly as written: the URL
 // parser removes no dot segment, turns no `\` into `/`, strips no whitespace and cuts no
 // fragment. Anything else is read through the URL parser, which is what fetch sends.
-const PLAIN_PATH = /^[A-Za-z0-9\-_~!$&'()*+,;=:@/%]*$/;
+// Those characters but `/` and `%`, as class text: the one-match reader below uses the same.
+const PLAIN_PATH_CHARS = "A-Za-z0-9\\-_~!$&'()*+,;=:@";
+const PLAIN_PATH = new RegExp(`^[${PLAIN_PATH_CHARS}/%]*$`);
 const ESCAPED_DOT = /%2e/i;
 const PLAIN_QUERY = /^[\x21\x22\x24-\x7e]*$/;
 
@@ -67,10 +70,8 @@ export interface RuleTarget {
   readonly operation: ApiOperation | undefined;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-// The characters of PLAIN_PATH but `/` and `%`: what a parameter segment of an exact route holds.
-const PLAIN_SEGMENT_CHAR = "[A-Za-z0-9\\-_~!$&'()*+,;=:@]";
+// What a parameter segment of an exact route holds: the plain path characters but `/` and `%`.
+const PLAIN_SEGMENT_CHAR = `[${PLAIN_PATH_CHARS}]`;
 
 /**
  * Reads, in one match, the request nearly every call sends: the bound base URL, a path of the
@@ -84,7 +85,7 @@ const PLAIN_SEGMENT_CHAR = "[A-Za-z0-9\\-_~!$&'()*+,;=:@]";
 export function usualTargetReader(baseUrl: string): (method: string, url: string) => RuleTarget | undefined {
   const { source: routes, routes: routeOfGroup } = exactRouteAlternatives(PLAIN_SEGMENT_CHAR);
   const usual = new RegExp(
-    `^${escapeRegExp(baseUrl)}(${routes}|/(?:[A-Za-z0-9\\-_~!$&'()*+,;=:@/]|%(?!2[eE]))*)\\?workspace_id=([1-9][0-9]*)$`,
+    `^${escapeRegExp(baseUrl)}(${routes}|/(?:[${PLAIN_PATH_CHARS}/]|%(?!2[eE]))*)\\?workspace_id=([1-9][0-9]*)$`,
   );
   const workspaceGroup = routeOfGroup.length + 2;
   return (method, url) => {
