@@ -12,9 +12,9 @@ const REDIRECT_MODES = new Set(['follow', 'error', 'manual']);
  *
  * Only the client's transport ever receives one: while any middleware is registered, or a call
  * brings its own, the client calls through an openapi-fetch client that builds real `Request`s
- * (see `guardedApi`). Anything the cheap form does
- * not cover (another body type, an unusual method or RequestInit option) is marked not `plain`,
- * and the transport turns it into a real `Request` first, which also validates it as before.
+ * (see `guardedApi`). Anything the cheap form does not cover (another body type, an unusual
+ * method or RequestInit option) is marked not `plain`, and the transport turns it into a real
+ * `Request` first, which also validates it as before.
  */
 export class LightRequest {
   readonly url: string;
