@@ -120,6 +120,7 @@ async function main(): Promise<number> {
       allowProduction: opts.allowProduction,
       deadlineMs: opts.deadline * 1000,
       signal: controller.signal,
+      progress: (line) => process.stderr.write(`  ${line}\n`),
       ...(opts.rules ? { rules: opts.rules } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       ...(opts.out ? { outDir: opts.out } : {}),

@@ -22,7 +22,7 @@ function report(outDir: string): RunOutcome {
 describe('conformance CLI', () => {
   it('passes every rule against the embedded sandbox, with none skipped, and writes JSON and JUnit reports', () => {
     const out = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
-    const { code, stdout } = run([
+    const { code, stdout, stderr } = run([
       '--depth',
       '3',
       '--seed',
@@ -53,6 +53,12 @@ describe('conformance CLI', () => {
     const junit = readFileSync(join(out, 'conformance-junit.xml'), 'utf8');
     expect(junit).toContain('<property name="rule" value="WS-2"/>');
     expect(junit).not.toContain('<failure');
+    // One progress line on stderr per check as it finishes; the report stays alone on stdout.
+    const progress = stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(
+      progress.map((line) => line.replace(/ \(\d+\.\d s\)$/, '').replace(/^ {2}passed {2}/, '')).sort(),
+    ).toEqual(outcome.tests.map((t) => t.title).sort());
+    expect(stdout).not.toMatch(/^ {2}passed /m);
   });
 
   it('reports the rules Prism cannot check as skipped, with the reason', () => {

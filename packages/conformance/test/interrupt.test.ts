@@ -22,8 +22,13 @@ interface WatchedRun {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
+// In its own process group, so a test can send a signal the way a terminal's Ctrl-C does: to the
+// CLI and every process it started at once.
 function startCli(args: readonly string[]): WatchedRun {
-  const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const output = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk) => {
     output.stdout += String(chunk);
@@ -45,6 +50,17 @@ function startCli(args: readonly string[]): WatchedRun {
   );
   return { child, output, seen, exited };
 }
+
+type Recipient = 'the CLI process' | 'its process group (a terminal Ctrl-C)';
+const recipients: readonly Recipient[] = ['the CLI process', 'its process group (a terminal Ctrl-C)'];
+
+function interrupt(run: WatchedRun, recipient: Recipient): void {
+  const pid = run.child.pid as number;
+  process.kill(recipient === 'the CLI process' ? pid : -pid, 'SIGINT');
+}
+
+/** The CLI prints a line on stderr as each check finishes: once one has, the checks are running. */
+const checksRunning = (run: WatchedRun) => /^ {2}(passed|failed|skipped) /m.test(run.output.stderr);
 
 async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -121,114 +137,143 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     return file;
   }
 
-  it('stops promptly with exit code 130, reports what the run created and prints no token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
-    const out = join(dir, 'out');
-    const run = startCli([
-      '--target',
-      profileFile(dir),
-      '--depth',
-      '200',
-      '--reporter',
-      'table,json',
-      '--out',
-      out,
-    ]);
-    const creates = () =>
-      exchanges.filter(
-        (e) => e.method === 'POST' && e.url.startsWith('/v1/compute/cloud-vms') && e.status === 202,
-      );
-    await until(() => creates().length > 0, 'the run to create a cloud VM');
-    const interruptedAt = Date.now();
-    run.child.kill('SIGINT');
+  it.each(recipients)(
+    'stops promptly with exit code 130, reports what the run created and prints no token (SIGINT to %s)',
+    async (recipient) => {
+      const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
+      const out = join(dir, 'out');
+      const creates = () =>
+        exchanges.filter(
+          (e) => e.method === 'POST' && e.url.startsWith('/v1/compute/cloud-vms') && e.status === 202,
+        );
+      // The proxy's log is shared by every test here: count only this run's creates.
+      const before = creates().length;
+      const run = startCli([
+        '--target',
+        profileFile(dir),
+        '--depth',
+        '200',
+        '--reporter',
+        'table,json',
+        '--out',
+        out,
+      ]);
+      await until(() => creates().length > before, 'the run to create a cloud VM');
+      const interruptedAt = Date.now();
+      interrupt(run, recipient);
+      const exit = await run.exited;
+
+      expect(exit.code).toBe(130);
+      expect(exit.at - interruptedAt).toBeLessThan(15_000);
+      expect(run.output.stderr).toMatch(/Interrupted \(SIGINT\): stopping the run/);
+      expect(run.output.stderr).not.toMatch(/\n\s+at /);
+      // The created-resources log is written as things are created, and the report lists it.
+      expect(readFileSync(join(out, 'created.jsonl'), 'utf8')).toMatch(/"kind":"cloud VM"/);
+      expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM /);
+      const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
+      expect(report.runErrors.join('\n')).toMatch(/run interrupted/);
+      expect(report.created.length).toBeGreaterThan(0);
+      // Interrupted long before a 200-run depth could finish: the checks not reached say so.
+      expect(
+        report.tests.filter((test) => test.skipReason === 'not run: the run was interrupted').length,
+      ).toBeGreaterThan(0);
+
+      for (const pid of run.seen)
+        expect(isAlive(pid), `process ${pid} (${commandLineOf(pid)}) left running`).toBe(false);
+      const texts = [
+        run.output.stdout,
+        run.output.stderr,
+        ...filesUnder(out).map((f) => readFileSync(f, 'utf8')),
+      ];
+      for (const secret of profileSecrets(profile))
+        for (const text of texts) expect(text.includes(secret), 'a token leaked').toBe(false);
+    },
+  );
+
+  it.each(recipients)(
+    'stops sending at once and puts back the NAT rule a check was changing (SIGINT to %s)',
+    async (recipient) => {
+      const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-patch-'));
+      const patches = () => exchanges.filter((e) => e.method === 'PATCH');
+      const before = patches().length;
+      const run = startCli([
+        '--target',
+        profileFile(dir),
+        '--rules',
+        'PATCH-1',
+        '--depth',
+        '5000',
+        '--out',
+        join(dir, 'out'),
+      ]);
+      await until(() => patches().length >= before + 5, 'PATCH-1 to change the NAT rule');
+      const interruptedAt = Date.now();
+      interrupt(run, recipient);
+      expect((await run.exited).code).toBe(130);
+
+      const sent = patches().slice(before);
+      // The check's first PATCH is empty: its answer is the rule as it was before the run.
+      const original = JSON.parse(sent[0]?.responseBody ?? '{}') as Record<string, unknown>;
+      const restore = JSON.parse(sent.at(-1)?.requestBody ?? '{}') as Record<string, unknown>;
+      expect(Object.keys(restore).length).toBeGreaterThan(0);
+      for (const [field, value] of Object.entries(restore)) expect(value, field).toEqual(original[field]);
+      // At most the update in flight and the restore follow the interrupt.
+      // Left alone, 5,000 runs would go on PATCHing for seconds. The check stops at its next run
+      // (measured: the last PATCHes, the restore among them, arrive 2-17 ms after the signal); how
+      // many fit in that time depends on the machine's speed, so the bound is on time, with room
+      // for a loaded machine.
+      const afterInterrupt = sent.filter((e) => e.at > interruptedAt).map((e) => e.at - interruptedAt);
+      expect(Math.max(0, ...afterInterrupt), 'ms from the interrupt to the last PATCH').toBeLessThan(1000);
+    },
+  );
+
+  it.each(recipients)(
+    'stops the Prism mock it started, mid-run and while Prism is still starting (SIGINT to %s)',
+    async (recipient) => {
+      const out = mkdtempSync(join(tmpdir(), 'conformance-interrupt-prism-'));
+      const prismOf = (run: WatchedRun) =>
+        [...run.seen].find((pid) => commandLineOf(pid).includes('prism-cli'));
+
+      const starting = startCli(['--target', 'prism', '--out', join(out, 'starting')]);
+      await until(() => prismOf(starting) !== undefined, 'Prism to be spawned');
+      const prisms = [prismOf(starting)];
+      interrupt(starting, recipient);
+      const early = await starting.exited;
+      expect(early.code).toBe(130);
+      expect(starting.output.stderr).toMatch(/interrupted before the run started/);
+
+      const midRun = startCli(['--target', 'prism', '--depth', '200', '--out', join(out, 'mid-run')]);
+      await until(() => checksRunning(midRun), 'the checks to start');
+      prisms.push(prismOf(midRun));
+      const interruptedAt = Date.now();
+      interrupt(midRun, recipient);
+      const exit = await midRun.exited;
+      expect(exit.code).toBe(130);
+      expect(exit.at - interruptedAt).toBeLessThan(15_000);
+      expect(midRun.output.stdout).toMatch(/run interrupted/);
+      expect(midRun.output.stdout).toMatch(/SKIP\s+not run: the run was interrupted/);
+
+      expect(prisms.every((pid) => pid !== undefined && !isAlive(pid))).toBe(true);
+      for (const run of [starting, midRun])
+        for (const pid of run.seen) expect(isAlive(pid), `process ${pid} left running`).toBe(false);
+    },
+  );
+
+  it('a second Ctrl-C forces the exit without waiting for the cleanup, and still leaves no process behind', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-interrupt-forced-'));
+    const run = startCli(['--target', 'prism', '--depth', '200', '--out', out]);
+    await until(() => checksRunning(run), 'the checks to start');
+    const prism = [...run.seen].find((pid) => commandLineOf(pid).includes('prism-cli'));
+    interrupt(run, 'the CLI process');
+    await until(() => /Ctrl-C again to force/.test(run.output.stderr), 'the first interrupt to be seen');
+    interrupt(run, 'the CLI process');
     const exit = await run.exited;
 
     expect(exit.code).toBe(130);
-    expect(exit.at - interruptedAt).toBeLessThan(15_000);
-    expect(run.output.stderr).toMatch(/Interrupted \(SIGINT\): stopping the run/);
+    expect(run.output.stderr.match(/Interrupted \(SIGINT\)/g)).toHaveLength(1);
     expect(run.output.stderr).not.toMatch(/\n\s+at /);
-    // The created-resources log is written as things are created, and the report lists it.
-    expect(readFileSync(join(out, 'created.jsonl'), 'utf8')).toMatch(/"kind":"cloud VM"/);
-    expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM /);
-    const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
-    expect(report.runErrors.join('\n')).toMatch(/run interrupted/);
-    expect(report.created.length).toBeGreaterThan(0);
-    // Interrupted long before a 200-run depth could finish: the checks not reached say so.
-    expect(
-      report.tests.filter((test) => test.skipReason === 'not run: the run was interrupted').length,
-    ).toBeGreaterThan(0);
-
-    for (const pid of run.seen)
-      expect(isAlive(pid), `process ${pid} (${commandLineOf(pid)}) left running`).toBe(false);
-    const texts = [
-      run.output.stdout,
-      run.output.stderr,
-      ...filesUnder(out).map((f) => readFileSync(f, 'utf8')),
-    ];
-    for (const secret of profileSecrets(profile))
-      for (const text of texts) expect(text.includes(secret), 'a token leaked').toBe(false);
-  });
-
-  it('stops sending at once and puts back the NAT rule a check was changing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-patch-'));
-    const patches = () => exchanges.filter((e) => e.method === 'PATCH');
-    const before = patches().length;
-    const run = startCli([
-      '--target',
-      profileFile(dir),
-      '--rules',
-      'PATCH-1',
-      '--depth',
-      '1000',
-      '--out',
-      join(dir, 'out'),
-    ]);
-    await until(() => patches().length >= before + 5, 'PATCH-1 to change the NAT rule');
-    const interruptedAt = Date.now();
-    run.child.kill('SIGINT');
-    expect((await run.exited).code).toBe(130);
-
-    const sent = patches().slice(before);
-    // The check's first PATCH is empty: its answer is the rule as it was before the run.
-    const original = JSON.parse(sent[0]?.responseBody ?? '{}') as Record<string, unknown>;
-    const restore = JSON.parse(sent.at(-1)?.requestBody ?? '{}') as Record<string, unknown>;
-    expect(Object.keys(restore).length).toBeGreaterThan(0);
-    for (const [field, value] of Object.entries(restore)) expect(value, field).toEqual(original[field]);
-    // At most the update in flight and the restore follow the interrupt.
-    expect(sent.filter((e) => e.at > interruptedAt).length).toBeLessThanOrEqual(2);
-  });
-
-  it('stops the Prism mock it started, mid-run and while Prism is still starting', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'conformance-interrupt-prism-'));
-    const prismOf = (run: WatchedRun) =>
-      [...run.seen].find((pid) => commandLineOf(pid).includes('prism-cli'));
-
-    const starting = startCli(['--target', 'prism', '--out', join(out, 'starting')]);
-    await until(() => prismOf(starting) !== undefined, 'Prism to be spawned');
-    const prisms = [prismOf(starting)];
-    starting.child.kill('SIGINT');
-    const early = await starting.exited;
-    expect(early.code).toBe(130);
-    expect(starting.output.stderr).toMatch(/interrupted before the run started/);
-
-    const midRun = startCli(['--target', 'prism', '--depth', '200', '--out', join(out, 'mid-run')]);
-    // The vitest worker that runs the checks appears once Prism serves.
-    await until(
-      () => [...midRun.seen].some((pid) => /vitest/.test(commandLineOf(pid)) && pid !== prismOf(midRun)),
-      'the checks to start',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    prisms.push(prismOf(midRun));
-    const interruptedAt = Date.now();
-    midRun.child.kill('SIGINT');
-    const exit = await midRun.exited;
-    expect(exit.code).toBe(130);
-    expect(exit.at - interruptedAt).toBeLessThan(15_000);
-    expect(midRun.output.stdout).toMatch(/run interrupted/);
-    expect(midRun.output.stdout).toMatch(/SKIP\s+not run: the run was interrupted/);
-
-    expect(prisms.every((pid) => pid !== undefined && !isAlive(pid))).toBe(true);
-    for (const run of [starting, midRun])
-      for (const pid of run.seen) expect(isAlive(pid), `process ${pid} left running`).toBe(false);
+    expect(prism).toBeDefined();
+    // Prism is killed by the exit hook; give it a moment to go.
+    await until(() => [...run.seen].every((pid) => !isAlive(pid)), 'every process of the run to end', 10_000);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApiJsonPath } from '@cloud-api/spec';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { jsonReport } from '../reporters/jsonReport.js';
 import { junitReport } from '../reporters/junitReport.js';
 import type { ReportWriter } from '../reporters/reportWriter.js';
@@ -55,6 +55,8 @@ export interface RunOptions {
   readonly sandboxFault?: string;
   readonly sandboxVariant?: string;
   readonly print?: (text: string) => void;
+  /** Called with one line (tokens redacted) as each check finishes; the CLI writes them to stderr. */
+  readonly progress?: (line: string) => void;
   readonly env?: NodeJS.ProcessEnv;
   /** Aborting (Ctrl-C) cancels the run; the target is still stopped. */
   readonly signal?: AbortSignal;
@@ -224,10 +226,26 @@ async function keepingSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Collects the finished test modules; the per-rule table and files are written from them. */
+/**
+ * Collects the finished test modules (the per-rule table and files are written from them) and,
+ * as each check finishes, tells `progress`, so a long run against a real environment is not silent.
+ */
 class RuleResultsReporter implements Reporter {
   modules: readonly TestModule[] = [];
   unhandled: string[] = [];
+  constructor(private readonly progress: ((line: string) => void) | undefined) {}
+  onTestCaseResult(testCase: TestCase): void {
+    if (!this.progress) return;
+    const result = testCase.result();
+    if (result.state === 'skipped') {
+      // Without a note it was left out by --rules, --replay or --shard: not part of this run.
+      if (result.note) this.progress(`skipped ${testCase.name}: ${result.note}`);
+      return;
+    }
+    const durationMs = testCase.diagnostic()?.duration;
+    const took = durationMs === undefined ? '' : ` (${(durationMs / 1000).toFixed(1)} s)`;
+    this.progress(`${result.state.padEnd(7)} ${testCase.name}${took}`);
+  }
   onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<{ message?: string }>,
@@ -287,7 +305,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       deadlineAt: Date.now() + deadlineMs,
       ...(replay ? { replay } : {}),
     };
-    const collector = new RuleResultsReporter();
+    const progress = options.progress;
+    const collector = new RuleResultsReporter(progress && ((line) => progress(redact(line))));
     const namePattern = replay
       ? new RegExp(`^${escapeRegex(replay.testTitle)}$`)
       : selected
@@ -305,6 +324,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           watch: false,
           reporters: [collector],
           provide: { conformanceRun: config },
+          // Worker threads, not child processes: a terminal's Ctrl-C reaches every process of its
+          // process group, and a forked worker would die of it at once, before the check that was
+          // changing a resource could put it back. Threads get no signals; this process stops them.
+          pool: 'threads',
           fileParallelism: false,
           isolate: false,
           testTimeout: Math.min(deadlineMs, 300_000),
