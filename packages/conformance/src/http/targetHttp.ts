@@ -58,6 +58,9 @@ interface WireRequest {
   readonly body?: string | undefined;
 }
 
+/** How much later one request may arrive than the next without the target counting one too many. */
+const JITTER_ALLOWANCE_MS = 50;
+
 /**
  * The only way the suite talks to a target. Sends only to the profile's origin (so tokens never
  * leave it), bounds every request in time, spaces requests to the profile's rate limit and
@@ -67,8 +70,10 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
   const doFetch = options.fetch ?? fetch;
-  // 2 % wider than the limit, so that timer and network jitter never make the target count one too many.
-  const interval = options.rateLimitPerSecond ? (1000 / options.rateLimitPerSecond) * 1.02 : 0;
+  // The target counts arrivals, not sends: requests spaced so that any rateLimitPerSecond + 1 of
+  // them span JITTER_ALLOWANCE_MS more than a second still arrive within the limit when the
+  // network or a busy event loop delays one by up to that much.
+  const interval = options.rateLimitPerSecond ? (1000 + JITTER_ALLOWANCE_MS) / options.rateLimitPerSecond : 0;
   const breaker = options.timeoutBreaker ?? 3;
   let nextSlot = 0;
   // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
