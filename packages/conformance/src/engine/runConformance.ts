@@ -96,6 +96,12 @@ function propertiesDir(): string {
   return fileURLToPath(new URL('../properties/', import.meta.url));
 }
 
+/** The workers' setup file, next to this module: TypeScript when run from src, else JavaScript. */
+function workerSignalsPath(): string {
+  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return fileURLToPath(new URL(`../suite/workerSignals.${extension}`, import.meta.url));
+}
+
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -324,10 +330,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           watch: false,
           reporters: [collector],
           provide: { conformanceRun: config },
-          // Worker threads, not child processes: a terminal's Ctrl-C reaches every process of its
-          // process group, and a forked worker would die of it at once, before the check that was
-          // changing a resource could put it back. Threads get no signals; this process stops them.
-          pool: 'threads',
+          // A terminal's Ctrl-C reaches the worker processes too: they ignore it and let this
+          // process cancel the run, so the check in progress can put back what it changed.
+          setupFiles: [workerSignalsPath()],
           fileParallelism: false,
           isolate: false,
           testTimeout: Math.min(deadlineMs, 300_000),
