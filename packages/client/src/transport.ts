@@ -1,7 +1,7 @@
 import type { ClientLogger } from './clientLogger.js';
 import { ClientConfigError, NetworkError, TimeoutError } from './errors.js';
 import { LightRequest } from './lightRequest.js';
-import type { RequestRules } from './requestMiddleware.js';
+import type { RequestRules, RuleRequest } from './requestMiddleware.js';
 import { describeThrown, type Redactor } from './tokenRedaction.js';
 
 export interface RetryOptions {
@@ -59,8 +59,8 @@ export function resolveTimeoutMs(timeoutMs: number | undefined): number {
  * API promises a retry with the same key after a network failure is safe). Every other write is
  * sent once.
  */
-function isRetrySafe(request: Request | LightRequest): boolean {
-  return request.method === 'GET' || request.method === 'HEAD' || request.headers.has('X-Idempotency-Key');
+function isRetrySafe(method: string, headers: Headers): boolean {
+  return method === 'GET' || method === 'HEAD' || headers.has('X-Idempotency-Key');
 }
 
 function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
@@ -99,12 +99,23 @@ export function createTransport(settings: TransportSettings): FetchFunction {
     // A request the cheap form cannot send faithfully becomes a real Request (validated as one).
     const request = input instanceof LightRequest && !input.plain ? input.toRequest() : input;
     const callerSignal = request.signal ?? undefined;
-    const guarded = settings.rules(request);
+    // openapi-fetch hands the very Request it gave us to every onResponse/onError middleware, so
+    // the rules must not write the token into it: they write into a copy of its headers, which
+    // only the wire sees. A LightRequest (or a Request made from one) never reaches a middleware.
+    const headers =
+      request === input && !(request instanceof LightRequest)
+        ? new Headers(request.headers)
+        : request.headers;
+    const ruled: RuleRequest =
+      headers === request.headers
+        ? request
+        : { url: request.url, method: request.method, headers, clone: () => request.clone() };
+    const guarded = settings.rules(ruled);
     // Awaited also when only synchronous rules ran and the caller has a signal: a caller abort
     // that lands right after the call is then seen below and nothing is sent.
     if (guarded !== undefined || callerSignal !== undefined) await guarded;
     const light = request instanceof LightRequest ? request : undefined;
-    const maxAttempts = isRetrySafe(request) ? retry.attempts : 1;
+    const maxAttempts = isRetrySafe(request.method, headers) ? retry.attempts : 1;
     // Buffer a body that may be sent again, so every attempt sends byte-identical bytes (a
     // LightRequest's body is a string already).
     const body =
@@ -131,10 +142,10 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         light !== undefined
           ? light.initWith(controller.signal)
           : body === undefined
-            ? { signal: controller.signal }
+            ? { headers, signal: controller.signal }
             : {
                 method: request.method,
-                headers: request.headers,
+                headers,
                 body,
                 redirect: request.redirect,
                 signal: controller.signal,
