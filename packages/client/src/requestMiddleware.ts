@@ -52,6 +52,15 @@ export function requestRules(settings: {
   const { billableCreateGuard } = settings;
 
   const readAnyTarget = (method: string, url: string): RuleTarget => {
+    // openapi-fetch leaves `{name}` in the URL when a call gives no path parameters at all (its
+    // path serializer, which refuses a missing one, is then never called); the usual reader
+    // never matches a brace, so only this slower path needs the check.
+    const unfilled = /\{([^{}]*)\}/.exec(url.split('?', 1)[0] as string);
+    if (unfilled !== null) {
+      throw new InvalidRequestError(
+        `Path parameter ${unfilled[1]} is missing from the ${method} request; every path id is required. Nothing was sent.`,
+      );
+    }
     const { path, query } = readTarget(method, url);
     return { path, workspaceId: singleWorkspaceId(method, query), operation: findOperation(method, path) };
   };

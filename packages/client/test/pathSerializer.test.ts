@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { defaultPathSerializer } from 'openapi-fetch';
 import { describe, expect, test } from 'vitest';
+import { InvalidRequestError } from '../src/errors.js';
 import { cachedPathSerializer } from '../src/pathSerializer.js';
 
 const names = ['vm_id', 'restore_id', 'a', 'constructor'] as const;
@@ -39,19 +40,50 @@ function outcome(serialize: () => string): { url: string } | { error: string } {
   }
 }
 
+/**
+ * What the client's serializer must do: refuse (InvalidRequestError) at the first placeholder,
+ * in template order, whose parameter is missing or which alone serializes to an empty, `.` or
+ * `..` segment; otherwise exactly what openapi-fetch's default serializer does.
+ */
+function expectedOutcome(pathname: string, pathParams: Record<string, unknown>) {
+  for (const placeholder of pathname.match(/\{[^{}]+\}/g) ?? []) {
+    const name = placeholder.slice(1, -1).replace(/\*$/, '').replace(/^[.;]/, '');
+    const value = pathParams[name];
+    if (value === undefined || value === null) return { error: 'InvalidRequestError' };
+    const alone = outcome(() => defaultPathSerializer(placeholder, pathParams));
+    if ('error' in alone) return alone;
+    if (['', '.', '..'].includes(alone.url)) return { error: 'InvalidRequestError' };
+  }
+  return outcome(() => defaultPathSerializer(pathname, pathParams));
+}
+
 describe('cachedPathSerializer', () => {
-  test("for every template and path parameters, it builds exactly the URL of openapi-fetch's default serializer", () => {
+  test("for every template and path parameters, it builds exactly the URL of openapi-fetch's default serializer, or refuses a missing, empty or dot segment", () => {
     const serialize = cachedPathSerializer();
     fc.assert(
       fc.property(template, params, (pathname, pathParams) => {
         // Twice: the first call cuts the template, the second reads it from the cache.
         for (let call = 0; call < 2; call++) {
           expect(outcome(() => serialize(pathname, pathParams))).toEqual(
-            outcome(() => defaultPathSerializer(pathname, pathParams)),
+            expectedOutcome(pathname, pathParams),
           );
         }
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  test.each([
+    ['', '""'],
+    ['.', '"."'],
+    ['..', '".."'],
+  ])('issue 11 #5: refuses the path id %j, naming the parameter', (id, shown) => {
+    const serialize = cachedPathSerializer();
+    expect(() => serialize('https://h.invalid/v1/compute/gpu-vms/{vm_id}', { vm_id: id })).toThrow(
+      `Path parameter vm_id is ${shown}`,
+    );
+    expect(() => serialize('https://h.invalid/v1/compute/gpu-vms/{vm_id}', { vm_id: [id] })).toThrow(
+      InvalidRequestError,
     );
   });
 
