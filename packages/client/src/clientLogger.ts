@@ -9,6 +9,8 @@ export interface ClientLogEntry {
   /** URL path of the request, without query string. */
   readonly path?: string;
   readonly status?: number;
+  /** The server's request id of the answer (see `ApiError.requestId`), if it sent one. */
+  readonly requestId?: string;
   readonly attempt?: number;
   readonly delayMs?: number;
   readonly durationMs?: number;

@@ -73,6 +73,18 @@ export function bindEnvironment(options: {
       );
     }
   }
+  if (
+    options.environments?.[server.environment] === undefined &&
+    new URL(own).hostname.endsWith('.invalid')
+  ) {
+    // The spec's server hosts are placeholders (A-SERVER-HOSTS): `.invalid` never resolves, so a
+    // client left on one could only ever fail, and later, as "billing unavailable" or a DNS error.
+    throw new BaseUrlError(
+      `No base URL for the ${server.environment} environment: the API document does not show its host, and the ` +
+        `default ${own} is a placeholder that can never be reached. Set \`environments.${server.environment}\` ` +
+        `to your ${server.environment} base URL, e.g. createCloudClient({ …, environments: { ${server.environment}: 'https://…/v1' } }).`,
+    );
+  }
   return { environment: server.environment, baseUrl: own };
 }
 

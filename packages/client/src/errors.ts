@@ -44,20 +44,35 @@ export class InvalidRequestError extends CloudClientError {
   override name = 'InvalidRequestError';
 }
 
-export type BillingBlockReason = 'denied' | 'malformed' | 'unavailable';
+export type BillingBlockReason = 'denied' | 'malformed' | 'unavailable' | 'refused';
 
 /**
- * The billing eligibility preflight did not answer `allowed: true`, so the billable create was not
- * sent. `reason` says whether the decision was a denial, malformed (not JSON, `allowed` missing or
- * not a boolean) or unavailable (network failure, timeout, non-2xx answer).
+ * A billable create was blocked for billing. `reason`:
+ * - `denied`, `malformed`, `unavailable`: the client's preflight did not answer `allowed: true`
+ *   (a denial; not JSON, `allowed` missing or not a boolean; a network failure, timeout or non-2xx
+ *   answer), so the create was **not sent**;
+ * - `refused`: the preflight allowed it, the create was sent, and the gateway answered it with a
+ *   non-2xx status and no acceptance record. The document says the gateway refuses a create whose
+ *   billing decision is denied, malformed or unavailable, but does not show the status it uses
+ *   (NS-BILLING-REFUSAL-STATUS), so the client reports as this refusal every 4xx answer to a
+ *   billable create other than those the document gives another meaning (400 invalid request,
+ *   401 token) and 404/429; `status` and `detail` say what the gateway answered (a 403 may also
+ *   be a missing `vm.write` scope: read `detail`).
  */
 export class BillingBlockedError extends CloudClientError {
   override name = 'BillingBlockedError';
   readonly reason: BillingBlockReason;
   readonly operationId: string;
   readonly workspaceId: string;
-  /** Status of the preflight answer, when there was one. */
+  /** The `sku_code` the preflight asked about. */
+  readonly skuCode: string | undefined;
+  /** Status of the preflight answer (or, for `refused`, of the create's answer), when there was one. */
   readonly status: number | undefined;
+  /** The `detail` of that answer's JSON error body, token removed. */
+  readonly detail: string | undefined;
+  readonly requestId: string | undefined;
+  /** For `refused`: the key the create was sent with; replay with it to avoid a duplicate. */
+  readonly idempotencyKey: string | undefined;
   readonly causeDescription: string | undefined;
 
   constructor(fields: {
@@ -65,17 +80,31 @@ export class BillingBlockedError extends CloudClientError {
     operationId: string;
     workspaceId: string;
     explanation: string;
-    status?: number;
-    causeDescription?: string;
+    skuCode?: string | undefined;
+    status?: number | undefined;
+    detail?: string | undefined;
+    requestId?: string | undefined;
+    idempotencyKey?: string | undefined;
+    causeDescription?: string | undefined;
   }) {
+    const sku = fields.skuCode === undefined ? '' : ` for sku_code ${JSON.stringify(fields.skuCode)}`;
+    const detail = fields.detail === undefined ? '' : `: ${fields.detail}`;
+    const cause = fields.causeDescription === undefined ? '' : ` (${fields.causeDescription})`;
     super(
-      `${fields.operationId} was not sent: the billing eligibility preflight for workspace ${fields.workspaceId} ` +
-        `was ${fields.reason} (${fields.explanation}). Billable creates are sent only after a decision with \`allowed: true\`.`,
+      fields.reason === 'refused'
+        ? `${fields.operationId} was refused by the gateway for workspace ${fields.workspaceId}${sku} after an allowed preflight ` +
+            `(${fields.explanation}${detail}); nothing was accepted.`
+        : `${fields.operationId} was not sent: the billing eligibility preflight${sku} in workspace ${fields.workspaceId} ` +
+            `was ${fields.reason} (${fields.explanation}${detail})${cause}. Billable creates are sent only after a decision with \`allowed: true\`.`,
     );
     this.reason = fields.reason;
     this.operationId = fields.operationId;
     this.workspaceId = fields.workspaceId;
+    this.skuCode = fields.skuCode;
     this.status = fields.status;
+    this.detail = fields.detail;
+    this.requestId = fields.requestId;
+    this.idempotencyKey = fields.idempotencyKey;
     this.causeDescription = fields.causeDescription;
   }
 }
@@ -91,6 +120,12 @@ export class ApiError extends CloudClientError {
   readonly path: string;
   /** The parsed JSON error body, or the start of a non-JSON body, token removed. */
   readonly body: unknown;
+  /** The answer's headers (lower-case names), token removed. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The server's request id (`X-Request-Id`, `Request-Id` or `X-Correlation-Id`), if it sent one. */
+  readonly requestId: string | undefined;
+  /** The `X-Idempotency-Key` a failed VM create or delete used: retry with it to avoid a duplicate. */
+  readonly idempotencyKey: string | undefined;
 
   constructor(fields: {
     status: number;
@@ -100,9 +135,13 @@ export class ApiError extends CloudClientError {
     path: string;
     body: unknown;
     summary: string;
+    headers?: Readonly<Record<string, string>> | undefined;
+    requestId?: string | undefined;
+    idempotencyKey?: string | undefined;
   }) {
+    const requestId = fields.requestId === undefined ? '' : ` [request id ${fields.requestId}]`;
     super(
-      `${fields.operationId} (${fields.method} ${fields.path}) failed with HTTP ${fields.status}: ${fields.summary}`,
+      `${fields.operationId} (${fields.method} ${fields.path}) failed with HTTP ${fields.status}: ${fields.summary}${requestId}`,
     );
     this.status = fields.status;
     this.detail = fields.detail;
@@ -110,26 +149,48 @@ export class ApiError extends CloudClientError {
     this.method = fields.method;
     this.path = fields.path;
     this.body = fields.body;
+    this.headers = fields.headers ?? {};
+    this.requestId = fields.requestId;
+    this.idempotencyKey = fields.idempotencyKey;
   }
 }
 
-/** No answer within `timeoutMs` (per attempt), after every allowed retry. */
-export class TimeoutError extends CloudClientError {
-  override name = 'TimeoutError';
+/**
+ * The client's own per-attempt timeout (`timeoutMs`), after every allowed retry: no answer, or a
+ * body that did not arrive in time. Named `RequestTimeoutError`, not `TimeoutError`, so it is never
+ * mistaken for the DOMException `TimeoutError` of a caller's `AbortSignal.timeout()`, which the
+ * client passes through untouched.
+ */
+export class RequestTimeoutError extends CloudClientError {
+  override name = 'RequestTimeoutError';
   readonly timeoutMs: number;
   readonly method: string;
   readonly url: string;
   readonly attempts: number;
+  /** What had not arrived: the answer's status and headers, or its body. */
+  readonly waitingFor: 'answer' | 'body';
+  /** The `X-Idempotency-Key` the request carried (VM create, delete, power operations). */
+  readonly idempotencyKey: string | undefined;
 
-  constructor(fields: { timeoutMs: number; method: string; url: string; attempts: number }) {
+  constructor(fields: {
+    timeoutMs: number;
+    method: string;
+    url: string;
+    attempts: number;
+    waitingFor: 'answer' | 'body';
+    idempotencyKey?: string | undefined;
+  }) {
+    const what = fields.waitingFor === 'answer' ? 'got no answer' : 'did not receive the whole body';
     super(
-      `${fields.method} ${fields.url} got no answer within ${fields.timeoutMs} ms ` +
+      `${fields.method} ${fields.url} ${what} within ${fields.timeoutMs} ms ` +
         `(${fields.attempts} attempt${fields.attempts === 1 ? '' : 's'}); raise \`timeoutMs\` if the API is slow.`,
     );
     this.timeoutMs = fields.timeoutMs;
     this.method = fields.method;
     this.url = fields.url;
     this.attempts = fields.attempts;
+    this.waitingFor = fields.waitingFor;
+    this.idempotencyKey = fields.idempotencyKey;
   }
 }
 
@@ -140,8 +201,16 @@ export class NetworkError extends CloudClientError {
   readonly url: string;
   readonly attempts: number;
   readonly causeDescription: string;
+  /** The `X-Idempotency-Key` the request carried: it may have been accepted; replay with this key. */
+  readonly idempotencyKey: string | undefined;
 
-  constructor(fields: { method: string; url: string; attempts: number; causeDescription: string }) {
+  constructor(fields: {
+    method: string;
+    url: string;
+    attempts: number;
+    causeDescription: string;
+    idempotencyKey?: string | undefined;
+  }) {
     super(
       `${fields.method} ${fields.url} failed without an HTTP answer after ${fields.attempts} attempt${
         fields.attempts === 1 ? '' : 's'
@@ -151,6 +220,7 @@ export class NetworkError extends CloudClientError {
     this.url = fields.url;
     this.attempts = fields.attempts;
     this.causeDescription = fields.causeDescription;
+    this.idempotencyKey = fields.idempotencyKey;
   }
 }
 
@@ -174,9 +244,44 @@ export class OperationDeadlineError extends CloudClientError {
   }
 }
 
+/**
+ * `waitForOperation` saw the operation end in a failed state (by default `status` `failed` or
+ * `cancelled`; the document does not show the operation states, see `waitForOperation`'s
+ * `outcome`). `record` is the last polled record.
+ */
+export class OperationFailedError<TRecord = unknown> extends CloudClientError {
+  override name = 'OperationFailedError';
+  readonly operationId: string;
+  /** The record's `status`, when it has a string one. */
+  readonly status: string | undefined;
+  readonly record: TRecord;
+
+  /** `errorMessage`: the record's own explanation, token already removed. */
+  constructor(fields: { operationId: string; record: TRecord; errorMessage?: string | undefined }) {
+    const record = fields.record as { status?: unknown } | null;
+    const status = typeof record?.status === 'string' ? record.status : undefined;
+    const why = fields.errorMessage === undefined ? '' : `: ${fields.errorMessage}`;
+    super(
+      `Operation ${fields.operationId} ended ${status === undefined ? 'in failure' : `as ${status}`}${why}.`,
+    );
+    this.operationId = fields.operationId;
+    this.status = status;
+    this.record = fields.record;
+  }
+}
+
 /** Builds an `ApiError` from an HTTP answer, token removed from everything taken from the body. */
 export function apiErrorFromResponse(
-  fields: { operationId: string; method: string; path: string; status: number; bodyText: string },
+  fields: {
+    operationId: string;
+    method: string;
+    path: string;
+    status: number;
+    bodyText: string;
+    headers?: Readonly<Record<string, string>> | undefined;
+    requestId?: string | undefined;
+    idempotencyKey?: string | undefined;
+  },
   redact: Redactor,
 ): ApiError {
   const text = redact(fields.bodyText);

@@ -1,7 +1,8 @@
 import type { Client, Middleware } from 'openapi-fetch';
+import { CALL_CONTEXT, CallContext } from './callContext.js';
 import type { ClientPaths } from './clientPaths.js';
 import { InvalidRequestError } from './errors.js';
-import type { FetchFunction } from './transport.js';
+import { type FetchFunction, resolveTimeoutMs } from './transport.js';
 
 type CallInit = Record<string, unknown> | undefined;
 type CoreCall = (url: string, init?: CallInit) => Promise<unknown>;
@@ -18,6 +19,8 @@ const callMethods = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH',
  * - a per-call `fetch` (which openapi-fetch would call instead of the client's transport,
  *   skipping every rule) is wrapped in the client's transport, so the rules, timeouts and
  *   retries apply to it too;
+ * - each call carries a `CallContext`, so its timeout covers the body openapi-fetch reads, and
+ *   may carry its own `timeoutMs`;
  * - middleware are registered on `cores.real` (and tracked in `registered`); a call goes through
  *   `cores.real` while any are registered or when it brings its own `middleware`, because
  *   middleware are promised real `Request`s, and through `cores.light` otherwise.
@@ -37,17 +40,32 @@ export function guardedApi(
     );
   const coreFor = (init: CallInit): CoreClient =>
     registered.length > 0 || (Array.isArray(init?.middleware) && init.middleware.length > 0) ? real : light;
-  const withTransport = (init: CallInit): CallInit => {
-    if (init === undefined || init === null || init.fetch === undefined) return init;
-    const { fetch } = init;
-    return {
-      ...init,
-      fetch: typeof fetch === 'function' ? transportFor(fetch as FetchFunction) : notAFetch,
-    };
+  /**
+   * The init openapi-fetch gets: the call's context (see `CallContext`: it keeps the timeout
+   * armed until openapi-fetch has read the body), a per-call `timeoutMs` moved into it, and a
+   * per-call `fetch` wrapped in the transport.
+   */
+  const withCall = (init: CallInit, context: CallContext): Record<string, unknown> => {
+    if (init === undefined || init === null) return { [CALL_CONTEXT]: context };
+    const { fetch, timeoutMs: _timeoutMs, ...rest } = init;
+    const call: Record<string, unknown> = { ...rest, [CALL_CONTEXT]: context };
+    if (fetch !== undefined) {
+      call.fetch = typeof fetch === 'function' ? transportFor(fetch as FetchFunction) : notAFetch;
+    }
+    return call;
+  };
+  /** One `api` call: its context is settled however it ends, once openapi-fetch is done with it. */
+  const send = async (core: CoreClient, method: string, url: string, init: CallInit): Promise<unknown> => {
+    const timeoutMs = init?.timeoutMs === undefined ? undefined : resolveTimeoutMs(init.timeoutMs);
+    const context = new CallContext(timeoutMs);
+    try {
+      return await core.request(method, url, withCall(init, context));
+    } finally {
+      context.settle();
+    }
   };
   const api: Record<string, unknown> = {
-    request: (method: string, url: string, init?: CallInit) =>
-      coreFor(init).request(method, url, withTransport(init)),
+    request: (method: string, url: string, init?: CallInit) => send(coreFor(init), method, url, init),
     // Mirrors openapi-fetch's own bookkeeping (it skips empty entries and validates the rest).
     use: (...middleware: Middleware[]) => {
       for (const entry of middleware) {
@@ -64,7 +82,7 @@ export function guardedApi(
     },
   };
   for (const method of callMethods) {
-    api[method] = (url: string, init?: CallInit) => coreFor(init)[method](url, withTransport(init));
+    api[method] = (url: string, init?: CallInit) => send(coreFor(init), method, url, init);
   }
   return Object.freeze(api) as unknown as Client<ClientPaths>;
 }

@@ -32,9 +32,17 @@ export {
   InvalidRequestError,
   NetworkError,
   OperationDeadlineError,
-  TimeoutError,
+  OperationFailedError,
+  RequestTimeoutError,
   TokenEnvironmentError,
   WorkspaceIdError,
 } from './errors.js';
-export { defaultIsDone, type WaitForOperationOptions } from './operationPolling.js';
-export type { FetchFunction, RetryOptions } from './transport.js';
+export {
+  defaultOperationOutcome,
+  type OperationOutcome,
+  type OperationRecord,
+  type WaitForOperationOptions,
+} from './operationPolling.js';
+export type { RetryOptions } from './retryPolicy.js';
+export type { FetchFunction } from './transport.js';
+export { CLIENT_NAME, CLIENT_VERSION } from './version.js';

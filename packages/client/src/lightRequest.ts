@@ -1,5 +1,7 @@
+import { CALL_CONTEXT, CallContext } from './callContext.js';
+
 /** The RequestInit keys openapi-fetch sets for the client's own calls (see `LightRequest`). */
-const PLAIN_INIT_KEYS = new Set(['method', 'headers', 'body', 'redirect', 'signal']);
+const PLAIN_INIT_KEYS = new Set(['method', 'headers', 'body', 'redirect', 'signal', CALL_CONTEXT]);
 const PLAIN_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE']);
 const REDIRECT_MODES = new Set(['follow', 'error', 'manual']);
 
@@ -26,6 +28,8 @@ export class LightRequest {
   readonly signal: AbortSignal | null;
   /** False when a real `Request` is needed to send (or validate) this request faithfully. */
   readonly plain: boolean;
+  /** The call this request belongs to (see `CallContext`), named as openapi-fetch would copy it. */
+  readonly [CALL_CONTEXT]: CallContext | undefined;
   readonly #init: RequestInit;
 
   constructor(input: string, init: RequestInit = {}) {
@@ -37,6 +41,8 @@ export class LightRequest {
     this.body = typeof body === 'string' ? body : undefined;
     this.redirect = init.redirect ?? 'follow';
     this.signal = signal instanceof AbortSignal ? signal : null;
+    const context = (init as { [CALL_CONTEXT]?: unknown })[CALL_CONTEXT];
+    this[CALL_CONTEXT] = context instanceof CallContext ? context : undefined;
     let plain =
       headers instanceof Headers &&
       (body === undefined ||

@@ -1,8 +1,8 @@
-import type { ApiOperation } from '@cloud-api/types';
 import { InvalidRequestError, WorkspaceIdError } from './errors.js';
 import { findOperation } from './operationIndex.js';
 import { queryStringValues } from './queryValues.js';
 import { type RuleTarget, requestTargetReader, usualTargetReader } from './requestTarget.js';
+import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
 import { canonicalWorkspaceId } from './workspaceId.js';
 
 /** What the rules read and change of a request about to be sent. */
@@ -13,18 +13,11 @@ export interface RuleRequest {
   clone(): { text(): Promise<string> };
 }
 
-/** Runs before a billable create is sent; resolving lets it go, rejecting refuses it. */
-export type BillableCreateGuard = (
-  request: RuleRequest,
-  operation: ApiOperation,
-  workspaceId: string,
-) => Promise<undefined>;
-
 /**
- * Applies every rule to a request; throwing (or rejecting, for the billing guard) refuses it.
- * Synchronous except for a billable create, which waits for the billing guard.
+ * Applies every synchronous rule to a request, returning where it goes (workspace, operation);
+ * throwing refuses it. The billing guard of a billable create runs after, in the transport.
  */
-export type RequestRules = (request: RuleRequest) => Promise<undefined> | undefined;
+export type RequestRules = (request: RuleRequest) => RuleTarget;
 
 /**
  * Every rule, applied by the client's transport (the `fetch` openapi-fetch calls) rather than by
@@ -35,21 +28,21 @@ export type RequestRules = (request: RuleRequest) => Promise<undefined> | undefi
  *
  * In order: the URL must stay under the bound base URL (before the token is attached); exactly
  * one canonical `workspace_id`; `Authorization: Bearer <token>` replacing any other; an
- * `X-Idempotency-Key` where the spec requires one; then, only for billable creates, the billing
- * guard, after every synchronous rule has passed.
+ * `X-Idempotency-Key` where the spec requires one; a `User-Agent` naming this package and
+ * version (after the caller's own, if any). The transport then runs the billing guard for a
+ * billable create.
  */
 export function requestRules(settings: {
   readonly baseUrl: string;
   readonly environment: string;
   readonly token: string;
-  readonly billableCreateGuard: BillableCreateGuard;
   readonly newIdempotencyKey?: () => string;
 }): RequestRules {
   const readUsualTarget = usualTargetReader(settings.baseUrl);
   const readTarget = requestTargetReader(settings.baseUrl, settings.environment);
   const authorization = `Bearer ${settings.token}`;
   const newKey = settings.newIdempotencyKey ?? (() => crypto.randomUUID());
-  const { billableCreateGuard } = settings;
+  const userAgent = `${CLIENT_NAME}/${CLIENT_VERSION} node/${typeof process === 'object' ? process.versions?.node : 'unknown'}`;
 
   const readAnyTarget = (method: string, url: string): RuleTarget => {
     // openapi-fetch leaves `{name}` in the URL when a call gives no path parameters at all (its
@@ -67,12 +60,13 @@ export function requestRules(settings: {
 
   return (request) => {
     const method = request.method.toUpperCase();
-    const { workspaceId, operation } =
-      readUsualTarget(method, request.url) ?? readAnyTarget(method, request.url);
-    request.headers.set('Authorization', authorization);
-    if (operation === undefined) return undefined;
-    if (operation.idempotencyKeyRequired) ensureIdempotencyKey(request.headers, newKey);
-    return operation.billableCreate ? billableCreateGuard(request, operation, workspaceId) : undefined;
+    const target = readUsualTarget(method, request.url) ?? readAnyTarget(method, request.url);
+    const { headers } = request;
+    headers.set('Authorization', authorization);
+    const callerAgent = headers.get('User-Agent');
+    headers.set('User-Agent', callerAgent === null ? userAgent : `${callerAgent} ${userAgent}`);
+    if (target.operation?.idempotencyKeyRequired) ensureIdempotencyKey(headers, newKey);
+    return target;
   };
 }
 

@@ -9,7 +9,7 @@ import {
   InvalidRequestError,
   NetworkError,
   OperationDeadlineError,
-  TimeoutError,
+  RequestTimeoutError,
   TokenEnvironmentError,
   WorkspaceIdError,
 } from '../src/index.js';
@@ -17,6 +17,7 @@ import {
   acceptance,
   devBaseUrl,
   devToken,
+  environments,
   hang,
   json,
   networkFailure,
@@ -32,6 +33,7 @@ function client(
   extra: Partial<Parameters<typeof createCloudClient>[0]> = {},
 ) {
   return createCloudClient({
+    environments,
     token: devToken,
     workspaceId: '1042',
     fetch,
@@ -41,13 +43,31 @@ function client(
 }
 
 describe('configuration', () => {
-  test('ENV-2: binds a development token to the development server of the spec by default', () => {
+  test('ENV-2: binds a development token to the development base URL it is given', () => {
     const c = client(stubFetch());
     expect(c.environment).toBe('development');
     expect(c.baseUrl).toBe(devBaseUrl);
-    expect(createCloudClient({ token: prodToken, workspaceId: 1 }).baseUrl).toBe(
-      'https://api.cloud.invalid/v1',
+    const production = { production: 'https://api.example.test/v1' };
+    expect(createCloudClient({ token: prodToken, workspaceId: 1, environments: production }).baseUrl).toBe(
+      'https://api.example.test/v1',
     );
+  });
+
+  test("issue 11 #6: a client left on the spec's placeholder host is refused at construction, naming the option to set", () => {
+    for (const [token, option] of [
+      [devToken, 'environments.development'],
+      [prodToken, 'environments.production'],
+    ] as const) {
+      const attempt = () => createCloudClient({ token, workspaceId: '1042', fetch: stubFetch() });
+      expect(attempt).toThrow(BaseUrlError);
+      expect(attempt).toThrow(`Set \`${option}\``);
+      expect(attempt).toThrow(/placeholder that can never be reached/);
+    }
+    // Only the token's own environment needs a real URL.
+    const development = { development: 'http://127.0.0.1:9/v1' };
+    expect(
+      createCloudClient({ token: devToken, workspaceId: '1042', environments: development }).baseUrl,
+    ).toBe('http://127.0.0.1:9/v1');
   });
 
   test('ENV-1: refuses a token with neither prefix, without echoing it', () => {
@@ -93,16 +113,13 @@ describe('configuration', () => {
   });
 
   test('refuses unusable retry, timeout and workspace settings with the option named', () => {
-    expect(() => createCloudClient({ token: devToken, workspaceId: '1', retry: { attempts: 0 } })).toThrow(
+    const base = { token: devToken, environments };
+    expect(() => createCloudClient({ ...base, workspaceId: '1', retry: { attempts: 0 } })).toThrow(
       ClientConfigError,
     );
-    expect(() => createCloudClient({ token: devToken, workspaceId: '1', timeoutMs: -5 })).toThrow(
-      /timeoutMs/,
-    );
-    expect(() => createCloudClient({ token: devToken, workspaceId: '007' })).toThrow(
-      /without leading zeros: "7"/,
-    );
-    expect(() => createCloudClient({ token: devToken, workspaceId: '007' })).toThrow(WorkspaceIdError);
+    expect(() => createCloudClient({ ...base, workspaceId: '1', timeoutMs: -5 })).toThrow(/timeoutMs/);
+    expect(() => createCloudClient({ ...base, workspaceId: '007' })).toThrow(/without leading zeros: "7"/);
+    expect(() => createCloudClient({ ...base, workspaceId: '007' })).toThrow(WorkspaceIdError);
   });
 
   test('the client object serialises without secrets', () => {
@@ -176,8 +193,8 @@ describe('requests', () => {
 });
 
 describe('retries and timeouts', () => {
-  test('never retries an HTTP answer: 4xx and 5xx are returned after one attempt, even for keyed requests', async () => {
-    for (const status of [400, 409, 500, 503]) {
+  test('never retries 4xx (but 429) or 500: returned after one attempt, even for keyed requests', async () => {
+    for (const status of [400, 401, 403, 404, 409, 500]) {
       const fetch = stubFetch(() => json(status, { detail: 'no' }));
       await expect(client(fetch).deleteGpuVm('vm-1')).rejects.toMatchObject({ status });
       expect(fetch.sent).toHaveLength(1);
@@ -205,6 +222,7 @@ describe('retries and timeouts', () => {
       return hang(request.signal);
     };
     const c = createCloudClient({
+      environments,
       token: devToken,
       workspaceId: '1',
       fetch: hung,
@@ -212,7 +230,7 @@ describe('retries and timeouts', () => {
       retry: { attempts: 2, baseDelayMs: 0 },
     });
     const error = await c.getCloudVmSnapshotRestore('rst-1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 15, attempts: 2 });
     expect(fetch.sent).toHaveLength(2);
     const controller = new AbortController();

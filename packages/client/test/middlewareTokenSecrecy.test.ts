@@ -1,14 +1,16 @@
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, test } from 'vitest';
 import { createCloudClient } from '../src/index.js';
-import { devToken, json, networkFailure, preflightThen, stubFetch } from './stubFetch.js';
+import { devToken, environments, json, networkFailure, preflightThen, stubFetch } from './stubFetch.js';
 
 const vm = { name: 'web-01', plan_id: 'plan-std-2c-4g', cpu: 2, ram_mb: 4096 };
 
 /** Every header value of every Request a hook was handed, with the hook's name. */
 function spyingMiddleware(seen: string[]): Middleware {
   const record = (hook: string, request: Request) => {
-    request.headers.forEach((value, name) => seen.push(`${hook} ${name}: ${value}`));
+    request.headers.forEach((value, name) => {
+      seen.push(`${hook} ${name}: ${value}`);
+    });
     seen.push(`${hook} ${request.method} ${request.url}`);
   };
   return {
@@ -31,6 +33,7 @@ describe('issue 11 #1: no middleware hook ever sees the token', () => {
       return preflightThen({ allowed: true })(sent, i);
     });
     const c = createCloudClient({
+      environments,
       token: devToken,
       workspaceId: '1042',
       fetch,
@@ -61,7 +64,7 @@ describe('issue 11 #1: no middleware hook ever sees the token', () => {
 
   test('the Request of onResponse has no Authorization even when a middleware set one of its own', async () => {
     const fetch = stubFetch(() => json(200, []));
-    const c = createCloudClient({ token: devToken, workspaceId: '1042', fetch });
+    const c = createCloudClient({ environments, token: devToken, workspaceId: '1042', fetch });
     const inResponse: (string | null)[] = [];
     c.api.use({
       onRequest({ request }) {

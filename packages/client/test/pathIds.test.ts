@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type CloudClient, createCloudClient, InvalidRequestError } from '../src/index.js';
-import { devToken, json, stubFetch } from './stubFetch.js';
+import { devToken, environments, json, stubFetch } from './stubFetch.js';
 
 const answering = () =>
   stubFetch((sent) =>
@@ -11,7 +11,7 @@ const answering = () =>
   );
 
 const client = (fetch: ReturnType<typeof stubFetch>) =>
-  createCloudClient({ token: devToken, workspaceId: '1042', fetch, retry: { attempts: 1 } });
+  createCloudClient({ environments, token: devToken, workspaceId: '1042', fetch, retry: { attempts: 1 } });
 
 /** Every helper that takes a path id, with the id in each position it can take. */
 const callsWithId: readonly [string, (c: CloudClient, id: string) => Promise<unknown>][] = [

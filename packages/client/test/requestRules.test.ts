@@ -5,7 +5,7 @@ import { BillingBlockedError, createCloudClient, WorkspaceIdError } from '../src
 import { findOperation } from '../src/operationIndex.js';
 import { queryStringValues, queryValues } from '../src/queryValues.js';
 import { requestTargetReader, usualTargetReader } from '../src/requestTarget.js';
-import { devToken, json, preflightThen, stubFetch } from './stubFetch.js';
+import { devToken, environments, json, preflightThen, stubFetch } from './stubFetch.js';
 
 /** Query strings built from the characters that matter to parsing: separators, escapes, `+`. */
 const queryStrings = fc
@@ -152,7 +152,13 @@ describe('usualTargetReader (the one-match reading of the usual request)', () =>
 
 describe('the one request middleware', () => {
   const client = (fetch: ReturnType<typeof stubFetch>) =>
-    createCloudClient({ token: devToken, workspaceId: '1042', fetch, retry: { baseDelayMs: 0 } });
+    createCloudClient({
+      environments,
+      token: devToken,
+      workspaceId: '1042',
+      fetch,
+      retry: { baseDelayMs: 0 },
+    });
 
   // A per-call querySerializer replaces the client's, so only the middleware stands between it
   // and the network: it must read escaped and unescaped queries alike.

@@ -52,6 +52,11 @@ export const devToken = 'svc_dev_key_sandbox_full';
 export const prodToken = 'svc_prod_key_sandbox_full';
 export const devBaseUrl = 'https://dev-api.cloud.invalid/v1';
 export const prodBaseUrl = 'https://api.cloud.invalid/v1';
+/**
+ * The spec's placeholder hosts, named explicitly: a client left on the default placeholder is
+ * refused, but tests with a stub fetch never resolve a host, so they name it.
+ */
+export const environments = { development: devBaseUrl, production: prodBaseUrl } as const;
 
 export const acceptance = {
   operation_id: 'op-4c1e7a90',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createCloudClient } from '../src/index.js';
-import { devToken, json, stubFetch } from './stubFetch.js';
+import { devToken, environments, json, stubFetch } from './stubFetch.js';
 
 describe('transport', () => {
   test('a caller abort that lands before sending refuses the request: nothing is sent, the caller reason is thrown at once', async () => {
@@ -9,7 +9,13 @@ describe('transport', () => {
         ? new Response(null, { status: 204 })
         : json(202, {}),
     );
-    const c = createCloudClient({ token: devToken, workspaceId: '1042', fetch, timeoutMs: 60_000 });
+    const c = createCloudClient({
+      environments,
+      token: devToken,
+      workspaceId: '1042',
+      fetch,
+      timeoutMs: 60_000,
+    });
     const reason = new Error('caller gave up');
     for (const call of [
       (signal: AbortSignal) => c.deleteGpuVm('gpu-1', { signal }),

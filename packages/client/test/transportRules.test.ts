@@ -8,13 +8,13 @@ import {
   TokenEnvironmentError,
   WorkspaceIdError,
 } from '../src/index.js';
-import { devBaseUrl, devToken, json, preflightThen, stubFetch } from './stubFetch.js';
+import { devBaseUrl, devToken, environments, json, preflightThen, stubFetch } from './stubFetch.js';
 
 const vm = { name: 'web-01', plan_id: 'plan-std-2c-4g', cpu: 2, ram_mb: 4096 };
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const client = (fetch: ReturnType<typeof stubFetch>) =>
-  createCloudClient({ token: devToken, workspaceId: '1042', fetch, retry: { baseDelayMs: 0 } });
+  createCloudClient({ environments, token: devToken, workspaceId: '1042', fetch, retry: { baseDelayMs: 0 } });
 
 /** A middleware that rewrites every request it sees with `change`. */
 function rewriting(change: (url: URL, headers: Headers) => void): Middleware {
@@ -231,6 +231,7 @@ describe('the operation is recognised from the URL actually sent', () => {
   test("a caller's fetch is handed a real Request", async () => {
     const received: unknown[] = [];
     const c = createCloudClient({
+      environments,
       token: devToken,
       workspaceId: '1042',
       fetch: async (request) => {
