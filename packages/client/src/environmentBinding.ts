@@ -1,7 +1,11 @@
 import { type ApiEnvironment, apiServers } from '@cloud-api/types';
 import { BaseUrlError, TokenEnvironmentError } from './errors.js';
 
-export type EnvironmentUrls = { readonly production?: string; readonly development?: string };
+/** Base URLs by environment; an entry left undefined (e.g. an unset environment variable) is not given. */
+export type EnvironmentUrls = {
+  readonly production?: string | undefined;
+  readonly development?: string | undefined;
+};
 
 export interface EnvironmentBinding {
   readonly environment: ApiEnvironment;

@@ -11,6 +11,7 @@ export {
 } from './defaultSandboxProfile.js';
 export { type FaultEntry, type FaultId, faultCatalogue, isFaultId } from './faultCatalogue.js';
 export { canonicalJson } from './idempotency.js';
+export { SANDBOX_SKUS } from './operations/billingEligibility.js';
 export { readProfileFile, writeProfileFile } from './profileFile.js';
 export { API_BASE_PATH } from './requestPipeline.js';
 export {

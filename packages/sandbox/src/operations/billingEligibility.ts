@@ -2,8 +2,20 @@ import { jsonResult, type OperationResult } from '../operationResult.js';
 import type { SandboxProfile } from '../sandboxProfile.js';
 import type { OperationHandler } from './operationContext.js';
 
-/** SKUs the sandbox prices besides the profile's own. */
-const SANDBOX_SKUS = ['cloud-vm-standard-2', 'cloud-vm-standard-4', 'cloud-vm-memory-8', 'gpu-vm-a100-1'];
+/**
+ * SKUs the sandbox prices besides the profile's own. The document does not show how a create maps
+ * to a SKU; the client sends the create's `plan_id` as `sku_code` by default, so the plans its
+ * README quickstart and the docs' guides use (`plan-std-2c-4g`, `plan-std-4c-8g`) are SKUs here too,
+ * and the quickstart works against the sandbox as written. Listed in the README (a test checks).
+ */
+export const SANDBOX_SKUS: readonly string[] = [
+  'cloud-vm-standard-2',
+  'cloud-vm-standard-4',
+  'cloud-vm-memory-8',
+  'gpu-vm-a100-1',
+  'plan-std-2c-4g',
+  'plan-std-4c-8g',
+];
 
 /**
  * Billing eligibility per workspace and SKU: the billing-denied workspace may create nothing,
