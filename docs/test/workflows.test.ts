@@ -109,7 +109,7 @@ describe('GitHub workflows', () => {
       "vars.CONFORMANCE_STAGING_PROFILE || 'packages/conformance/profiles/staging.yaml'",
     );
     expect(source).toMatch(
-      /--target "\$PROFILE" --reporter table --reporter json --reporter junit --out reports/,
+      /--target "\$PROFILE" --strict --reporter table --reporter json --reporter junit --reporter markdown --out reports/,
     );
     // Every ${NAME} the example profile references is passed from the repository secret NAME.
     const profile = readFileSync(

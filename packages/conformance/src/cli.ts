@@ -1,18 +1,39 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { RunSetupError, runConformance } from './engine/runConformance.js';
+import { killDescendants } from './engine/processTree.js';
+import { MAX_DEPTH, MAX_SEED, RunSetupError, runConformance } from './engine/runConformance.js';
+import { EXIT_CODES } from './reporters/runOutcome.js';
+import { createSecretRedactor } from './secrets/secretRedactor.js';
 import {
   MissingEnvironmentVariableError,
   ProfileFileError,
   ProfileValidationError,
 } from './targetProfile/index.js';
 
-function positiveInteger(name: string) {
+function positiveInteger(name: string, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1)
-      throw new InvalidArgumentError(`${name} must be a positive integer.`);
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+      throw new InvalidArgumentError(`${name} must be a positive integer (at most ${max}).`);
     return Number(value);
   };
+}
+
+/**
+ * Every byte this process writes goes through the run's redactor, which the engine feeds as it
+ * meets secrets: the last line of defence under every report, progress line and error message.
+ */
+const redactor = createSecretRedactor();
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(
+      typeof chunk === 'string'
+        ? redactor.redact(chunk)
+        : chunk instanceof Uint8Array
+          ? redactor.redact(Buffer.from(chunk).toString('utf8'))
+          : chunk,
+      ...rest,
+    )) as typeof stream.write;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -25,7 +46,6 @@ function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
-const MAX_SEED = 2 ** 31 - 1;
 /** Shell convention: 128 + the signal number. */
 const EXIT_CODE_OF_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -41,19 +61,29 @@ const program = new Command()
     ).default('sandbox'),
   )
   .option('--rules <list>', 'rules to check, e.g. "WS-*,AUTH-1" (default: all)')
-  .option('--depth <n>', 'runs per property (fast-check numRuns)', positiveInteger('--depth'), 25)
+  .option('--depth <n>', 'runs per property (fast-check numRuns)', positiveInteger('--depth', MAX_DEPTH), 25)
   .option('--seed <n>', 'fast-check seed, to reproduce a run', (v) => {
     // The seeds a run prints and stores in replay files are always in this range.
     if (!/^\d+$/.test(v) || Number(v) > MAX_SEED)
       throw new InvalidArgumentError(`--seed must be an integer from 0 to ${MAX_SEED}.`);
     return Number(v);
   })
-  .option('--reporter <name>', 'table | json | junit (repeatable)', collect)
+  .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
   .option('--replay <file>', 're-run exactly the case recorded in a replay file (combine with --target)')
   .option('--allow-production', 'allow a production profile that also sets allowProduction: true', false)
   .option('--shard <i/n>', 'run only shard i of n (vitest sharding, for CI machines)')
-  .option('--deadline <seconds>', 'stop the run after this many seconds', positiveInteger('--deadline'), 600)
+  .option(
+    '--deadline <seconds>',
+    'stop the run after this many seconds (an unfinished run is incomplete, exit 3)',
+    positiveInteger('--deadline', 86_400),
+    600,
+  )
+  .option(
+    '--strict',
+    "gate mode for CI: an inconclusive rule, or a check skipped for a reason not declared in the profile's unsupportedRules, fails the run",
+    false,
+  )
   .addOption(
     new Option(
       '--sandbox-fault <id>',
@@ -62,6 +92,17 @@ const program = new Command()
   )
   .addOption(
     new Option('--sandbox-variant <id>', 'start the embedded sandbox with a correct variant').hideHelp(),
+  )
+  .addHelpText(
+    'after',
+    `
+Exit codes:
+  ${EXIT_CODES.passed}    passed: every selected check finished, no MUST rule failed (with --strict: every
+       rule also had evidence and every skip is declared in unsupportedRules)
+  ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
+  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
+  ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, a lost worker)
+  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM. Reports still list every check.`,
   )
   // Errors are printed by main() as one line; commander's own exit is replaced by exit code 2.
   .exitOverride()
@@ -84,7 +125,7 @@ async function main(): Promise<number> {
     // --help and --version are not errors.
     if (error.exitCode === 0) return 0;
     process.stderr.write(`conformance: ${commandLineProblem(error)}\n`);
-    return 2;
+    return EXIT_CODES.badInput;
   }
   const opts = program.opts<{
     target: string;
@@ -97,13 +138,18 @@ async function main(): Promise<number> {
     allowProduction: boolean;
     shard?: string;
     deadline: number;
+    strict: boolean;
     sandboxFault?: string;
     sandboxVariant?: string;
   }>();
   const controller = new AbortController();
   let interruptedBy: 'SIGINT' | 'SIGTERM' | undefined;
   const interrupt = (signal: 'SIGINT' | 'SIGTERM'): void => {
-    if (interruptedBy) process.exit(EXIT_CODE_OF_SIGNAL[signal]);
+    if (interruptedBy) {
+      // Forced: nothing the run started may outlive this process (workers, a Prism mock).
+      killDescendants('SIGKILL');
+      process.exit(EXIT_CODE_OF_SIGNAL[signal]);
+    }
     interruptedBy = signal;
     process.stderr.write(
       `\nInterrupted (${signal}): stopping the run, writing the reports and stopping the target (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)…\n`,
@@ -119,9 +165,11 @@ async function main(): Promise<number> {
       reporters: opts.reporter ?? ['table'],
       allowProduction: opts.allowProduction,
       deadlineMs: opts.deadline * 1000,
+      strict: opts.strict,
+      redactor,
       signal: controller.signal,
       progress: (line) => process.stderr.write(`  ${line}\n`),
-      ...(opts.rules ? { rules: opts.rules } : {}),
+      ...(opts.rules !== undefined ? { rules: opts.rules } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       ...(opts.out ? { outDir: opts.out } : {}),
       ...(opts.replay ? { replayFile: opts.replay } : {}),
@@ -141,10 +189,12 @@ async function main(): Promise<number> {
       ProfileValidationError,
       MissingEnvironmentVariableError,
     ].some((kind) => error instanceof kind);
-    const message = (error as Error).message.replace(/\s*\n\s*/g, ' ');
+    const message = redactor.redact(String((error as Error)?.message ?? error)).replace(/\s*\n\s*/g, ' ');
     process.stderr.write(`conformance: ${known ? message : `unexpected error: ${message}`}\n`);
-    return 2;
+    return known ? EXIT_CODES.badInput : EXIT_CODES.incomplete;
   }
 }
 
 process.exitCode = await main();
+// Whatever the run started and did not stop (a worker stuck in a read) must not outlive it.
+killDescendants('SIGKILL');

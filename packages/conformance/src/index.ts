@@ -1,3 +1,4 @@
+export { descendantPids, killDescendants } from './engine/processTree.js';
 export {
   productionGuard,
   type RunOptions,
@@ -8,9 +9,17 @@ export {
 } from './engine/runConformance.js';
 export { createTargetHttp, type TargetHttp } from './http/targetHttp.js';
 export { type MutationSummary, renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
-export type { ReportWriter } from './reporters/reportWriter.js';
-export type { RuleOutcome, RunOutcome, TestOutcome } from './reporters/runOutcome.js';
+export type { ReportContext, ReportWriter } from './reporters/reportWriter.js';
+export {
+  type CheckState,
+  EXIT_CODES,
+  type RuleOutcome,
+  type RunOutcome,
+  type RunVerdict,
+  type TestOutcome,
+} from './reporters/runOutcome.js';
 export { findRule, type RuleEntry, rules, selectRules } from './ruleCatalogue/index.js';
+export { createSecretRedactor, type SecretRedactor, secretForms } from './secrets/secretRedactor.js';
 export { createResponseValidator } from './spec/responseValidator.js';
 export * from './targetProfile/index.js';
 export { startPrismTarget } from './targets/prismTarget.js';

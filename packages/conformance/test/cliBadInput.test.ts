@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listenLocally } from './localServer.js';
 import { runCli } from './runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conformance-bad-input-'));
@@ -23,6 +24,19 @@ function profile(overrides: { environment?: string; baseUrl?: string; token?: st
     ...(overrides.extra ? [overrides.extra] : []),
     '',
   ].join('\n');
+}
+
+/** A replay file as a failure writes it, with `fields` changed. */
+function replay(fields: Record<string, unknown>): string {
+  return JSON.stringify({
+    kind: 'conformance-replay',
+    rule: 'WS-1',
+    test: 'WS-1 rejects a request without workspace_id on every operation (any 4xx)',
+    seed: 7,
+    path: '0:1',
+    depth: 5,
+    ...fields,
+  });
 }
 
 function file(name: string, text: string): string {
@@ -119,6 +133,61 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
     says: /Refusing to run against production profile "bad-input": it runs only when the command line passes --allow-production/,
   },
   {
+    name: '--out pointing at a file',
+    args: ['--out', file('not-a-directory.txt', 'x')],
+    says: /--out .*not-a-directory\.txt: a file stands there .*not a directory\. Pass a directory/,
+  },
+  {
+    name: '--out under /proc',
+    args: ['--out', '/proc/conformance-reports'],
+    says: /--out \/proc\/conformance-reports: \/proc is a kernel or device file system, not a place for reports/,
+  },
+  {
+    name: 'a profile whose YAML alias refers to itself',
+    args: ['--target', file('alias-loop.yaml', `${profile()}resources: &loop\n  gpuVmIds: *loop\n`)],
+    says: /alias-loop\.yaml: resources\.gpuVmIds refers to itself through a YAML alias/,
+  },
+  {
+    name: 'a --target that is a directory',
+    args: ['--target', dir],
+    says: /Profile .* is a directory\. Pass the path of a profile file/,
+  },
+  {
+    name: "--rules ''",
+    args: ['--rules', ''],
+    says: /--rules "": names no rule\. Pass rule IDs or patterns/,
+  },
+  {
+    name: '--depth beyond any sensible run',
+    args: ['--depth', '1000000'],
+    says: /--depth must be a positive integer \(at most 10000\)/,
+  },
+  {
+    name: '--replay naming an unknown rule',
+    args: ['--replay', file('unknown-rule.json', replay({ rule: 'NOPE-9', test: 'NOPE-9 anything' }))],
+    says: /--replay .*unknown-rule\.json: rule "NOPE-9" is not in this suite's catalogue/,
+  },
+  {
+    name: '--replay naming a check this suite does not have',
+    args: ['--replay', file('unknown-check.json', replay({ test: 'WS-1 a check from another version' }))],
+    says: /--replay .*unknown-check\.json: check "WS-1 a check from another version" is not in this suite/,
+  },
+  {
+    name: '--replay with a path that is not a fast-check path',
+    args: ['--replay', file('bad-path.json', replay({ path: '../../etc' }))],
+    says: /--replay .*bad-path\.json: path "\.\.\/\.\.\/etc" is not a fast-check path/,
+  },
+  {
+    name: '--replay with depth -5',
+    args: ['--replay', file('bad-depth.json', replay({ depth: -5 }))],
+    says: /--replay .*bad-depth\.json: depth -5 is not an integer from 1 to 10000/,
+  },
+  {
+    name: '--replay with seed 1e308',
+    args: ['--replay', file('bad-seed.json', replay({ seed: 1e308 }))],
+    says: /--replay .*bad-seed\.json: seed 1e\+308 is not a 32-bit integer/,
+  },
+  {
     name: 'a baseUrl not ending in /v1',
     args: ['--target', file('no-version.yaml', profile({ baseUrl: 'http://127.0.0.1:9/api' }))],
     says: /baseUrl: "http:\/\/127\.0\.0\.1:9\/api" must be an http\(s\) URL ending with \/v1/,
@@ -138,5 +207,31 @@ describe.concurrent('CLI bad input: one clear line, exit code 2, no stack trace,
     expect(run.stdout).toBe('');
     for (const secret of [TOKEN, PRODUCTION_TOKEN, ENV_TOKEN, 'badinput_full', 'badinput_from_env'])
       expect(run.stderr).not.toContain(secret);
+  });
+});
+
+describe('bad input is refused before any request is sent', () => {
+  it('--out pointing at a file: exit 2, and the target never hears from the run', async () => {
+    const requests: string[] = [];
+    const server = await listenLocally((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    try {
+      const run = await runCli(
+        [
+          '--target',
+          file('listening.yaml', profile({ baseUrl: `${server.origin}/v1` })),
+          '--out',
+          file('out-is-a-file.txt', 'x'),
+        ],
+        { timeoutMs: 30_000 },
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--out .*out-is-a-file\.txt: a file stands there/);
+      expect(requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -171,12 +171,19 @@ describe('Ctrl-C (SIGINT) during a run', () => {
       expect(readFileSync(join(out, 'created.jsonl'), 'utf8')).toMatch(/"kind":"cloud VM"/);
       expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM /);
       const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
-      expect(report.runErrors.join('\n')).toMatch(/run interrupted/);
+      expect(report.verdict).toBe('incomplete');
+      expect(report.incompleteReasons.join('\n')).toMatch(/run was interrupted/);
       expect(report.created.length).toBeGreaterThan(0);
-      // Interrupted long before a 200-run depth could finish: the checks not reached say so.
+      // Interrupted long before a 200-run depth could finish: the checks not reached say so, and
+      // none of them (nor the one stopped mid-way) counts as passed or skipped.
       expect(
-        report.tests.filter((test) => test.skipReason === 'not run: the run was interrupted').length,
+        report.tests.filter(
+          (test) =>
+            test.state === 'incomplete' &&
+            /^not (run|finished): the run was interrupted/.test(test.reason ?? ''),
+        ).length,
       ).toBeGreaterThan(0);
+      expect(report.tests.filter((test) => test.state === 'skipped')).toEqual([]);
 
       for (const pid of run.seen)
         expect(isAlive(pid), `process ${pid} (${commandLineOf(pid)}) left running`).toBe(false);
@@ -250,8 +257,9 @@ describe('Ctrl-C (SIGINT) during a run', () => {
       const exit = await midRun.exited;
       expect(exit.code).toBe(130);
       expect(exit.at - interruptedAt).toBeLessThan(15_000);
-      expect(midRun.output.stdout).toMatch(/run interrupted/);
-      expect(midRun.output.stdout).toMatch(/SKIP\s+not run: the run was interrupted/);
+      expect(midRun.output.stdout).toMatch(/Verdict: INCOMPLETE — not a pass: the run was interrupted/);
+      expect(midRun.output.stdout).toMatch(/INCOMPLETE\s+not run: the run was interrupted/);
+      expect(midRun.output.stdout).not.toMatch(/\bSKIP\b/);
 
       expect(prisms.every((pid) => pid !== undefined && !isAlive(pid))).toBe(true);
       for (const run of [starting, midRun])

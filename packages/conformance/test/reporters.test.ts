@@ -2,16 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../src/reporters/junitReport.js';
 import {
   exitCodeOf,
+  gateOf,
   type RunOutcome,
   ruleOutcomes,
   type TestOutcome,
   totalsOf,
+  verdictOf,
 } from '../src/reporters/runOutcome.js';
 import { renderTable } from '../src/reporters/tableReport.js';
 
-function outcomeOf(tests: TestOutcome[]): RunOutcome {
+function outcomeOf(
+  tests: TestOutcome[],
+  options: { strict?: boolean; incomplete?: string[] } = {},
+): RunOutcome {
   const rules = ruleOutcomes(tests);
+  const gate = gateOf(options.strict === true, rules);
+  const incompleteReasons = options.incomplete ?? [];
   return {
+    verdict: verdictOf(totalsOf(rules), incompleteReasons, gate),
+    incompleteReasons,
+    gate,
     info: {
       suiteVersion: '0.1.0',
       specHash: 'f'.repeat(64),
@@ -70,7 +80,64 @@ describe('reports', () => {
     expect(table).toMatch(/ASYNC-3\s+SHOULD\s+WARN/);
     expect(table).toMatch(/AUTH-3\s+MUST\s+SKIP\s+profile has no revokedToken/);
     expect(table).toMatch(/cloud VM vm-1 \(ASYNC-1\): not cleaned up/);
-    expect(table).toMatch(/Rules: 0 passed, 1 failed \(0 MUST, 1 SHOULD\), 1 skipped/);
+    expect(table).toMatch(
+      /Rules: 0 passed, 1 failed \(0 MUST, 1 SHOULD\), 0 inconclusive, 0 incomplete, 1 skipped/,
+    );
+    expect(table).toMatch(/Verdict: PASSED/);
+  });
+
+  it('never calls a check without evidence or an unfinished check a pass', () => {
+    const inconclusive = test('RESP-3', 'inconclusive', { reason: 'no evidence: list buckets answered 500' });
+    const incomplete = test('WS-1', 'incomplete', {
+      reason: 'not run: the run deadline (--deadline 5 s) passed',
+    });
+    const rules = ruleOutcomes([test('RESP-3', 'passed'), inconclusive, test('WS-1', 'passed'), incomplete]);
+    expect(rules.map((r) => [r.id, r.state])).toEqual([
+      ['RESP-3', 'inconclusive'],
+      ['WS-1', 'incomplete'],
+    ]);
+    const outcome = outcomeOf([inconclusive, incomplete], { incomplete: ['the run deadline passed'] });
+    expect(outcome.verdict).toBe('incomplete');
+    expect(exitCodeOf(outcome)).toBe(3);
+    const table = renderTable(outcome);
+    expect(table).toMatch(/RESP-3\s+SHOULD\s+INCONCLUSIVE\s+no evidence: list buckets answered 500/);
+    expect(table).toMatch(/WS-1\s+MUST\s+INCOMPLETE\s+not run: the run deadline/);
+    expect(table).toMatch(/Verdict: INCOMPLETE — not a pass: the run deadline passed/);
+    const xml = renderJunit(outcome);
+    expect(xml).toContain(
+      '<error type="incomplete" message="not run: the run deadline (--deadline 5 s) passed"/>',
+    );
+    expect(xml).toMatch(/<testsuites [^>]*errors="1"/);
+    expect(xml).toContain('<skipped message="inconclusive: no evidence: list buckets answered 500"/>');
+  });
+
+  it('a MUST failure wins over an unfinished run: failed, exit 1', () => {
+    const outcome = outcomeOf([test('WS-1', 'failed'), test('WS-2', 'incomplete', { reason: 'not run' })], {
+      incomplete: ['1 check did not finish'],
+    });
+    expect(outcome.verdict).toBe('failed');
+    expect(exitCodeOf(outcome)).toBe(1);
+  });
+
+  it('in the strict gate, an inconclusive rule or an undeclared skip fails the run; a declared skip does not', () => {
+    const declared = test('AUTH-3', 'skipped', {
+      skipReason: 'target does not claim this rule: no revocation in staging',
+      declaredUnsupported: true,
+    });
+    const undeclared = test('BILL-6', 'skipped', { skipReason: 'profile has no workspaces.billingDenied' });
+    const inconclusive = test('ENUM-1', 'inconclusive', { reason: 'no evidence' });
+    expect(outcomeOf([test('WS-1', 'passed'), declared], { strict: true }).verdict).toBe('passed');
+    expect(outcomeOf([test('WS-1', 'passed'), undeclared]).verdict).toBe('passed');
+    const strictUndeclared = outcomeOf([test('WS-1', 'passed'), undeclared], { strict: true });
+    expect(strictUndeclared.verdict).toBe('failed');
+    expect(strictUndeclared.gate.problems).toEqual([
+      'BILL-6 was skipped (profile has no workspaces.billingDenied) without an unsupportedRules entry',
+    ]);
+    expect(renderJunit(strictUndeclared)).toContain('type="strict-gate-undeclared-skip"');
+    const strictInconclusive = outcomeOf([inconclusive], { strict: true });
+    expect(strictInconclusive.verdict).toBe('failed');
+    expect(exitCodeOf(strictInconclusive)).toBe(1);
+    expect(renderTable(strictInconclusive)).toMatch(/Verdict: FAILED — strict gate: 1 problem/);
   });
 
   it('writes JUnit XML with the rule as a property and escapes failure text', () => {

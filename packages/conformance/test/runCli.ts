@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { runNodeScript, type ScriptRun } from '@cloud-api/test-support';
+import { type RunNodeScriptOptions, runNodeScript, type ScriptRun } from '@cloud-api/test-support';
 
 export const cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -8,7 +8,7 @@ export type CliRun = ScriptRun;
 /** Runs the built conformance CLI to completion (killed after `timeoutMs`). */
 export function runCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: Pick<RunNodeScriptOptions, 'env' | 'timeoutMs' | 'onStart'> = {},
 ): Promise<CliRun> {
   return runNodeScript(cliPath, args, options);
 }

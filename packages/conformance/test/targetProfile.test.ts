@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { profileSchemaPath, renderProfileSchemaFile } from '../src/generateArtifacts.js';
+import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import {
   loadProfileFile,
   MissingEnvironmentVariableError,
@@ -10,7 +11,6 @@ import {
   parseProfileText,
   profileSecrets,
   redactProfile,
-  redactText,
 } from '../src/targetProfile/index.js';
 
 const profilesDir = fileURLToPath(new URL('../profiles/', import.meta.url));
@@ -144,18 +144,61 @@ describe('redaction', () => {
   );
 
   it('masks every token of a profile, keeping only the prefix', () => {
-    const text = JSON.stringify(redactProfile(profile));
+    const redactor = createSecretRedactor(profileSecrets(profile));
+    const text = JSON.stringify(redactProfile(profile, redactor));
     for (const secret of ['svc_dev_key_unit_full', 'svc_dev_key_unit_revoked', 'svc_prod_key_unit_other'])
       expect(text).not.toContain(secret);
-    expect(redactProfile(profile).identities.full?.token).toBe('svc_dev_key_<redacted>');
-    expect(maskToken('no-prefix')).toBe('<redacted>');
+    expect(redactProfile(profile, redactor).identities.full?.token).toBe('svc_dev_key_[redacted]');
+    expect(maskToken('no-prefix')).toBe('[redacted]');
   });
 
   it('removes tokens, their bodies and their base64 forms from any text', () => {
-    const secrets = profileSecrets(profile);
+    const redactor = createSecretRedactor(profileSecrets(profile));
     const leak = `Bearer svc_dev_key_unit_full; swapped svc_prod_key_unit_full; basic ${Buffer.from('svc_dev_key_unit_full:').toString('base64')}`;
-    const redacted = redactText(leak, secrets);
+    const redacted = redactor.redact(leak);
     expect(redacted).not.toContain('unit_full');
     expect(redacted).not.toContain(Buffer.from('svc_dev_key_unit_full:').toString('base64'));
+  });
+
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+  it('treats every ${VAR} value as a secret: a base URL built from one is masked in the report profile', () => {
+    const redactor = createSecretRedactor();
+    const loaded = parseProfileText(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      JSON.stringify({ ...minimal, baseUrl: 'https://${UNIT_HOST}/v1' }),
+      'unit.json',
+      { UNIT_HOST: 'staging.internal.example' },
+      redactor,
+    );
+    expect(JSON.stringify(redactProfile(loaded, redactor))).not.toContain('staging.internal.example');
+  });
+
+  it('keeps values of token fields and variables out of validation errors', () => {
+    const redactor = createSecretRedactor();
+    expect(() =>
+      parseProfileText(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+        JSON.stringify({ ...minimal, baseUrl: 'https://user:${UNIT_PASSWORD}@host.example/api' }),
+        'unit.json',
+        { UNIT_PASSWORD: 'pw7' },
+        redactor,
+      ),
+    ).toThrow(/baseUrl: .*must be an http\(s\) URL ending with \/v1/);
+    try {
+      parseProfileText(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+        JSON.stringify({ ...minimal, baseUrl: 'https://user:${UNIT_PASSWORD}@host.example/api' }),
+        'unit.json',
+        { UNIT_PASSWORD: 'pw7' },
+      );
+    } catch (error) {
+      expect((error as Error).message).not.toContain('pw7');
+    }
+  });
+
+  it('refuses a YAML alias that refers to itself, naming the field, instead of overflowing the stack', () => {
+    expect(() => parseProfileText('name: x\nidentities: &self { loop: *self }\n', 'cyclic.yaml')).toThrow(
+      /cyclic\.yaml: identities\.loop refers to itself through a YAML alias/,
+    );
   });
 });

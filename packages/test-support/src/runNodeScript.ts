@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface ScriptRun {
   readonly code: number | null;
@@ -15,6 +15,8 @@ export interface RunNodeScriptOptions {
   readonly timeoutMs?: number;
   /** Sends `signal` once stdout contains `text`: how tests press Ctrl-C on a program that is up. */
   readonly signalWhenOutput?: { readonly text: string; readonly signal: NodeJS.Signals };
+  /** Called once the child is spawned, e.g. to sample its memory while it runs. */
+  readonly onStart?: (child: ChildProcess) => void;
 }
 
 /** Runs `node script ...args` to completion and collects what it printed and how it ended. */
@@ -29,6 +31,7 @@ export function runNodeScript(
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    options.onStart?.(child);
     let stdout = '';
     let stderr = '';
     let signalled = false;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,35 +7,47 @@ import { openApiJsonPath } from '@cloud-api/spec';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { jsonReport } from '../reporters/jsonReport.js';
 import { junitReport } from '../reporters/junitReport.js';
-import type { ReportWriter } from '../reporters/reportWriter.js';
+import { markdownReport } from '../reporters/markdownReport.js';
+import { type ReportWriter, reportContext } from '../reporters/reportWriter.js';
 import {
   type CreatedRecord,
   exitCodeOf,
+  gateOf,
+  notRunOutcome,
   type RunOutcome,
   ruleOutcomes,
+  type TestOutcome,
   testOutcomes,
   totalsOf,
+  verdictOf,
 } from '../reporters/runOutcome.js';
 import { tableReport } from '../reporters/tableReport.js';
-import { rules as catalogue, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
+import { rules as catalogue, findRule, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
+import { type DeclaredCheck, declaredChecks } from '../ruleCatalogue/traceability.js';
+import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
 import type { ReplayCase, RunConfig } from '../suite/runConfig.js';
 import {
   loadProfileFile,
   profileSecrets,
   redactProfile,
-  redactText,
   scopeNames,
   type TargetProfile,
 } from '../targetProfile/index.js';
 import { startPrismTarget } from '../targets/prismTarget.js';
 import type { RunningTarget } from '../targets/runningTarget.js';
 import { embeddedSandboxProfile, loadSandboxModule, startSandboxTarget } from '../targets/sandboxTarget.js';
+import { outputDirectoryProblem } from './outputDirectory.js';
 
 export const reportWriters: Readonly<Record<string, ReportWriter>> = {
   table: tableReport,
   json: jsonReport,
   junit: junitReport,
+  markdown: markdownReport,
 };
+
+/** Runs per property beyond this would take hours against a real target: surely a typo. */
+export const MAX_DEPTH = 10_000;
+export const MAX_SEED = 2 ** 31 - 1;
 
 export interface RunOptions {
   /** `sandbox` (default, in-process), `prism`, or a profile file path. */
@@ -60,6 +72,14 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Aborting (Ctrl-C) cancels the run; the target is still stopped. */
   readonly signal?: AbortSignal;
+  /** Gate mode: inconclusive rules and undeclared skips fail the run (also the profile's `strict`). */
+  readonly strict?: boolean;
+  /**
+   * The run's redaction source. The engine feeds it every secret it meets (token fields, `${VAR}`
+   * values, derived tokens) as soon as it meets them; the CLI passes its own so that everything
+   * it prints, errors included, goes through the same one.
+   */
+  readonly redactor?: SecretRedactor;
 }
 
 export interface RunResult {
@@ -112,12 +132,16 @@ interface ResolvedTarget {
   readonly running?: RunningTarget;
 }
 
-async function resolveTarget(options: RunOptions): Promise<ResolvedTarget> {
+async function resolveTarget(options: RunOptions, redactor: SecretRedactor): Promise<ResolvedTarget> {
   const target = options.target ?? 'sandbox';
-  if (options.profile) return { profile: options.profile, kind: 'real' };
+  if (options.profile) {
+    redactor.add(...profileSecrets(options.profile));
+    return { profile: options.profile, kind: 'real' };
+  }
   if (target === 'sandbox') {
     const sandbox = await loadSandboxModule();
     const base = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
+    redactor.add(...profileSecrets(base));
     const running = await startSandboxTarget(base, {
       fault: options.sandboxFault,
       variant: options.sandboxVariant,
@@ -125,11 +149,11 @@ async function resolveTarget(options: RunOptions): Promise<ResolvedTarget> {
     return { profile: { ...base, baseUrl: running.baseUrl }, kind: 'sandbox', running };
   }
   if (target === 'prism') {
-    const profile = loadProfileFile(join(packageRoot, 'profiles', 'prism.yaml'), options.env);
+    const profile = loadProfileFile(join(packageRoot, 'profiles', 'prism.yaml'), options.env, redactor);
     const running = await startPrismTarget(options.signal);
     return { profile: { ...profile, baseUrl: running.baseUrl }, kind: 'prism', running };
   }
-  const profile = loadProfileFile(target, options.env);
+  const profile = loadProfileFile(target, options.env, redactor);
   return { profile, kind: profile.name === 'prism' ? 'prism' : 'real' };
 }
 
@@ -167,20 +191,21 @@ function checkShard(shard: string): void {
   const match = /^(\d+)\/(\d+)$/.exec(shard);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count)
+  if (!match || count < 1 || index < 1 || index > count || count > 1000)
     throw new RunSetupError(`--shard ${shard}: use i/n with 1 <= i <= n, e.g. --shard 1/3`);
 }
 
 const REPLAY_HINT = 'pass the file named after "replay:" in a failure report';
+const FAST_CHECK_PATH = /^\d+(:\d+)*$/;
 
-function readReplayFile(path: string): ReplayFile {
+function readReplayFile(path: string, checks: readonly DeclaredCheck[]): ReplayFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new RunSetupError(
-      `--replay ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? (error as Error).message})`}; ${REPLAY_HINT}`,
+      `--replay ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a replay file' : `cannot read it (${code ?? (error as Error).message})`}; ${REPLAY_HINT}`,
     );
   }
   let parsed: Partial<ReplayFile>;
@@ -202,6 +227,22 @@ function readReplayFile(path: string): ReplayFile {
       `--replay ${path}: not a replay file written by a conformance failure (needs kind, rule, test, seed, path); ${REPLAY_HINT}`,
     );
   }
+  const problem = !findRule(parsed.rule)
+    ? `rule ${JSON.stringify(parsed.rule)} is not in this suite's catalogue`
+    : !checks.some((check) => check.title === parsed.test)
+      ? `check ${JSON.stringify(parsed.test)} is not in this suite (written by another version?)`
+      : !FAST_CHECK_PATH.test(parsed.path)
+        ? `path ${JSON.stringify(parsed.path)} is not a fast-check path (numbers separated by ":")`
+        : !Number.isInteger(parsed.seed) || parsed.seed < -MAX_SEED - 1 || parsed.seed > MAX_SEED
+          ? `seed ${parsed.seed} is not a 32-bit integer`
+          : parsed.depth !== undefined &&
+              (typeof parsed.depth !== 'number' ||
+                !Number.isInteger(parsed.depth) ||
+                parsed.depth < 1 ||
+                parsed.depth > MAX_DEPTH)
+            ? `depth ${JSON.stringify(parsed.depth)} is not an integer from 1 to ${MAX_DEPTH}`
+            : undefined;
+  if (problem) throw new RunSetupError(`--replay ${path}: ${problem}; ${REPLAY_HINT}`);
   return parsed as ReplayFile;
 }
 
@@ -211,7 +252,13 @@ function readCreated(runDir: string): CreatedRecord[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as CreatedRecord);
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as CreatedRecord];
+      } catch {
+        return []; // A line cut short by a killed worker: the rest of the log still counts.
+      }
+    });
 }
 
 const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -248,9 +295,12 @@ class RuleResultsReporter implements Reporter {
       if (result.note) this.progress(`skipped ${testCase.name}: ${result.note}`);
       return;
     }
+    const verdict = (testCase.meta() as { conformanceVerdict?: { state: string; reason: string } })
+      .conformanceVerdict;
     const durationMs = testCase.diagnostic()?.duration;
     const took = durationMs === undefined ? '' : ` (${(durationMs / 1000).toFixed(1)} s)`;
-    this.progress(`${result.state.padEnd(7)} ${testCase.name}${took}`);
+    const state = verdict?.state ?? result.state;
+    this.progress(`${state.padEnd(7)} ${testCase.name}${took}${verdict ? `: ${verdict.reason}` : ''}`);
   }
   onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
@@ -261,12 +311,41 @@ class RuleResultsReporter implements Reporter {
   }
 }
 
+/** Rules selected by `--rules`: an empty selection is a mistake, never "every rule". */
+function ruleSelection(rules: string | undefined): string[] | undefined {
+  if (rules === undefined) return undefined;
+  if (rules.split(',').every((part) => part.trim() === ''))
+    throw new RunSetupError(
+      `--rules ${JSON.stringify(rules)}: names no rule. Pass rule IDs or patterns such as "WS-*,AUTH-1", or leave --rules out to run every rule.`,
+    );
+  return selectedRules(rules);
+}
+
+/** Why checks did not run, in the words the report uses. */
+function notRunReason(state: {
+  interrupted: boolean;
+  deadlineReached: boolean;
+  deadlineSeconds: number;
+  workerLost: boolean;
+}): string {
+  if (state.interrupted) return 'the run was interrupted (Ctrl-C or SIGTERM)';
+  if (state.deadlineReached) return `the run deadline (--deadline ${state.deadlineSeconds} s) passed`;
+  if (state.workerLost) return 'the process running the checks stopped (see run errors)';
+  return 'the run stopped before this check';
+}
+
+/** Seconds the workers get past the deadline to report the checks their own deadline stopped. */
+const DEADLINE_GRACE_MS = 2_000;
+
 /**
  * The programmable core: resolves and starts the target, runs the property files with vitest,
- * writes the reports, and always stops what it started.
+ * writes the reports, and always stops what it started. Bad input is refused with a
+ * RunSetupError before any request is sent.
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const redactor = options.redactor ?? createSecretRedactor();
+  const rawPrint = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const print = (text: string): void => rawPrint(redactor.redact(text));
   const reporterNames = options.reporters && options.reporters.length > 0 ? options.reporters : ['table'];
   for (const name of reporterNames) {
     if (!reportWriters[name])
@@ -275,33 +354,46 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       );
   }
   const depth = options.depth ?? 25;
-  if (!Number.isInteger(depth) || depth < 1)
-    throw new RunSetupError(`--depth ${depth}: must be a positive integer (runs per property)`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
+    throw new RunSetupError(
+      `--depth ${depth}: must be an integer from 1 to ${MAX_DEPTH} (runs per property)`,
+    );
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  if (!Number.isInteger(seed)) throw new RunSetupError(`--seed ${seed}: must be an integer`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED)
+    throw new RunSetupError(`--seed ${seed}: must be an integer from 0 to ${MAX_SEED}`);
   if (options.shard) checkShard(options.shard);
+  const deadlineMs = options.deadlineMs ?? 10 * 60_000;
+  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0)
+    throw new RunSetupError(`--deadline: must be a positive number of seconds`);
 
-  const replayFile = options.replayFile ? readReplayFile(options.replayFile) : undefined;
-  const selected = replayFile ? [replayFile.rule] : options.rules ? selectedRules(options.rules) : undefined;
+  const checks = declaredChecks(propertiesDir());
+  const replayFile = options.replayFile ? readReplayFile(options.replayFile, checks) : undefined;
+  const selected = replayFile ? [replayFile.rule] : ruleSelection(options.rules);
   const replay: ReplayCase | undefined = replayFile
     ? { testTitle: replayFile.test, seed: replayFile.seed, path: replayFile.path }
     : undefined;
 
+  // Checked before any target starts or any request is sent: a run that cannot write its reports
+  // must not spend the target's time first.
+  if (options.outDir !== undefined) {
+    const problem = outputDirectoryProblem(options.outDir);
+    if (problem) throw new RunSetupError(problem);
+  }
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
-  mkdirSync(outDir, { recursive: true });
   const startedAt = new Date();
-  const deadlineMs = options.deadlineMs ?? 10 * 60_000;
 
-  const target = await resolveTarget(options);
-  const secrets = profileSecrets(target.profile);
-  const redact = (text: string): string => redactText(text, secrets);
+  const target = await resolveTarget(options, redactor);
+  // Outside the report directory, and removed afterwards: every file under --out is the run's own.
+  const cacheDir = mkdtempSync(join(tmpdir(), 'conformance-vite-'));
   let vitest: Awaited<ReturnType<typeof import('vitest/node').createVitest>> | undefined;
   const onAbort = (): void => {
     void vitest?.cancelCurrentRun('keyboard-input');
   };
   options.signal?.addEventListener('abort', onAbort);
+  let deadlineReached = false;
   try {
     productionGuard(target.profile, options.allowProduction === true);
+    const strict = options.strict === true || target.profile.strict === true;
     const config: RunConfig = {
       profile: target.profile,
       targetKind: target.kind,
@@ -309,93 +401,125 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       seed: replay?.seed ?? seed,
       runDir: outDir,
       deadlineAt: Date.now() + deadlineMs,
+      secrets: redactor.secrets,
       ...(replay ? { replay } : {}),
     };
     const progress = options.progress;
-    const collector = new RuleResultsReporter(progress && ((line) => progress(redact(line))));
+    const collector = new RuleResultsReporter(progress && ((line) => progress(redactor.redact(line))));
     const namePattern = replay
       ? new RegExp(`^${escapeRegex(replay.testTitle)}$`)
       : selected
         ? new RegExp(`^(${selected.map(escapeRegex).join('|')}) `)
         : undefined;
     const { createVitest } = await import('vitest/node');
-    vitest = await keepingSignalHandlers(() =>
-      createVitest(
-        'test',
-        {
-          config: false,
-          root: propertiesDir(),
-          dir: propertiesDir(),
-          include: ['**/*.property.{js,ts}'],
-          watch: false,
-          reporters: [collector],
-          provide: { conformanceRun: config },
-          // A terminal's Ctrl-C reaches the worker processes too: they ignore it and let this
-          // process cancel the run, so the check in progress can put back what it changed.
-          setupFiles: [workerSignalsPath()],
-          fileParallelism: false,
-          isolate: false,
-          testTimeout: Math.min(deadlineMs, 300_000),
-          hookTimeout: 30_000,
-          passWithNoTests: true,
-          silent: true,
-          ...(namePattern ? { testNamePattern: namePattern } : {}),
-          ...(options.shard ? { shard: options.shard } : {}),
-        },
-        { logLevel: 'silent', cacheDir: join(outDir, '.vite') },
-      ),
-    );
-    const deadline = setTimeout(() => void vitest?.cancelCurrentRun('keyboard-input'), deadlineMs + 5_000);
+    if (!options.signal?.aborted)
+      vitest = await keepingSignalHandlers(() =>
+        createVitest(
+          'test',
+          {
+            config: false,
+            root: propertiesDir(),
+            dir: propertiesDir(),
+            include: ['**/*.property.{js,ts}'],
+            watch: false,
+            reporters: [collector],
+            provide: { conformanceRun: config },
+            // A terminal's Ctrl-C reaches the worker processes too: they ignore it and let this
+            // process cancel the run, so the check in progress can put back what it changed.
+            setupFiles: [workerSignalsPath()],
+            fileParallelism: false,
+            isolate: false,
+            testTimeout: Math.min(deadlineMs, 300_000),
+            hookTimeout: 30_000,
+            passWithNoTests: true,
+            silent: true,
+            execArgv: ['--max-semi-space-size=1'],
+            ...(namePattern ? { testNamePattern: namePattern } : {}),
+            ...(options.shard ? { shard: options.shard } : {}),
+          },
+          { logLevel: 'silent', cacheDir },
+        ),
+      );
+    // The workers stop sending at the deadline themselves; this stops whatever is left.
+    const deadline = setTimeout(() => {
+      deadlineReached = true;
+      void vitest?.cancelCurrentRun('keyboard-input');
+    }, deadlineMs + DEADLINE_GRACE_MS);
     try {
       // Interrupted while the target or vitest was starting: nothing to run, but still report.
-      if (!options.signal?.aborted) await vitest.start();
+      if (vitest && !options.signal?.aborted) await vitest.start();
     } finally {
       clearTimeout(deadline);
     }
-    const { tests, runErrors } = testOutcomes(collector.modules, redact);
-    // Tests left out by --rules/--replay are not part of this run's report.
+    if (Date.now() >= config.deadlineAt) deadlineReached = true;
     const interrupted = options.signal?.aborted === true;
-    const ranTests = tests
-      .filter((t) => !namePattern || namePattern.test(t.title))
-      .map((t) =>
-        // vitest reports the checks a cancelled run never reached as skipped, without a reason.
-        interrupted && t.state === 'skipped' && !t.skipReason
-          ? { ...t, skipReason: 'not run: the run was interrupted' }
-          : t,
-      );
+    const workerLost = collector.unhandled.length > 0;
+    const why = notRunReason({
+      interrupted,
+      deadlineReached,
+      deadlineSeconds: deadlineMs / 1000,
+      workerLost,
+    });
+    const redact = (text: string): string => redactor.redact(text);
+    const { tests, runErrors } = testOutcomes(collector.modules, redact, why);
+    // Tests left out by --rules/--replay/--shard are not part of this run's report.
+    const inSelection = (title: string): boolean => !namePattern || namePattern.test(title);
+    const ranTests: TestOutcome[] = tests.filter((t) => inSelection(t.title));
+    // Nothing collected (stopped before the checks were loaded): every selected check is listed as not run.
+    if (collector.modules.length === 0 && !options.shard)
+      for (const check of checks.filter((c) => inSelection(c.title)))
+        ranTests.push(notRunOutcome(check, why));
     const order = new Map(catalogue.map((rule, index) => [rule.id, index]));
     const rules = ruleOutcomes(ranTests).sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
+    const totals = totalsOf(rules);
+    const allRunErrors = [...runErrors, ...collector.unhandled.map(redact)];
+    const unfinished = ranTests.filter((t) => t.state === 'incomplete').length;
+    const incompleteReasons = [
+      ...(interrupted ? ['the run was interrupted (Ctrl-C or SIGTERM)'] : []),
+      ...(deadlineReached && !interrupted
+        ? [`the run deadline (--deadline ${deadlineMs / 1000} s) passed before every check finished`]
+        : []),
+      ...(allRunErrors.length > 0
+        ? ['errors outside the checks stopped part of the run (see run errors)']
+        : []),
+      ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
+      ...(replay && ranTests.length === 0 ? ['the replayed check did not run'] : []),
+    ];
+    const gate = gateOf(strict, rules);
     const outcome: RunOutcome = {
       info: {
         suiteVersion: suiteVersion(),
         specHash: specHash(),
-        target: target.profile.name,
+        target: redact(target.profile.name),
         targetKind: target.kind,
         seed: config.seed,
         depth: config.depth,
-        profile: redactProfile(target.profile),
+        profile: redactProfile(target.profile, redactor),
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
         ...(options.shard ? { shard: options.shard } : {}),
       },
+      verdict: verdictOf(totals, incompleteReasons, gate),
+      incompleteReasons,
+      gate,
       rules,
       tests: ranTests,
-      runErrors: [
-        ...runErrors,
-        ...collector.unhandled.map(redact),
-        ...(interrupted
-          ? ['run interrupted (Ctrl-C or SIGTERM): the checks it did not reach are reported as not run']
-          : []),
-      ],
-      created: readCreated(outDir),
-      totals: totalsOf(rules),
+      runErrors: allRunErrors,
+      created: readCreated(outDir).map((record) => ({
+        rule: redact(record.rule),
+        kind: redact(record.kind),
+        id: redact(record.id),
+        cleanup: redact(record.cleanup),
+      })),
+      totals,
     };
-    for (const name of reporterNames)
-      reportWriters[name]?.write(outcome, { outDir, print: (text) => print(redact(text)) });
+    const context = reportContext(outDir, print, redactor);
+    for (const name of reporterNames) reportWriters[name]?.write(outcome, context);
     return { exitCode: exitCodeOf(outcome), outcome, outDir };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await vitest?.close().catch(() => undefined);
     await target.running?.stop().catch(() => undefined);
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 }

@@ -39,6 +39,24 @@ export class TransportError extends Error {
 }
 
 /**
+ * The target's answer was larger than the profile's `maxResponseBytes`. Reading stopped there and
+ * the connection was dropped: an answer that size is a fault of the check that asked for it.
+ */
+export class ResponseTooLargeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    readonly status: number,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `${method} ${url} answered ${status} with a body larger than ${limitBytes} bytes (maxResponseBytes); the suite stopped reading and dropped the connection. The API's answers are single JSON records: raise maxResponseBytes in the profile only if the target really sends such bodies.`,
+    );
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+/**
  * The target kept answering `429 Too Many Requests`, or asked for a wait the run cannot afford.
  * A 429 says nothing about the rule under check, so it is never handed to a check as an answer.
  */

@@ -1,5 +1,5 @@
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
-import { RateLimitedError, TransportError } from './exchange.js';
+import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
 
 export interface TargetHttpOptions {
   readonly baseUrl: string;
@@ -10,7 +10,12 @@ export interface TargetHttpOptions {
   readonly fetch?: typeof fetch;
   /** After this many timeouts, later requests fail at once instead of waiting again. */
   readonly timeoutBreaker?: number;
+  /** Largest response body read; a larger one fails the check (default DEFAULT_MAX_RESPONSE_BYTES). */
+  readonly maxResponseBytes?: number;
 }
+
+/** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface TargetHttp {
   send(request: ApiRequest): Promise<Exchange>;
@@ -38,10 +43,12 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
   return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
 }
 
-function describeTransportFailure(error: unknown, timeoutMs: number): string {
+function describeTransportFailure(error: unknown, timeoutMs: number, deadlineBound: boolean): string {
   const err = error as { name?: string; code?: string; cause?: { code?: string; message?: string } };
   if (err.name === 'TimeoutError' || err.name === 'AbortError')
-    return `no complete answer within ${timeoutMs} ms (timeout; the connection may hang)`;
+    return deadlineBound
+      ? 'the run deadline (--deadline) passed while waiting for the answer (deadline)'
+      : `no complete answer within ${timeoutMs} ms (timeout; the connection may hang)`;
   const code = err.cause?.code ?? err.code;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
   if (code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
@@ -56,6 +63,38 @@ interface WireRequest {
   readonly href: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
+}
+
+/**
+ * Reads a body up to `limit` bytes. Past it the stream is cancelled, which drops the connection,
+ * so a target sending gigabytes costs the run one limit's worth of memory.
+ */
+async function readCapped(
+  response: Response,
+  limit: number,
+  request: { href: string; method: string },
+): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const tooLarge = () => new ResponseTooLargeError(request.href, request.method, response.status, limit);
+  if (Number(response.headers.get('content-length') ?? 0) > limit) {
+    await body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** How much later one request may arrive than the next without the target counting one too many. */
@@ -75,6 +114,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   // network or a busy event loop delays one by up to that much.
   const interval = options.rateLimitPerSecond ? (1000 + JITTER_ALLOWANCE_MS) / options.rateLimitPerSecond : 0;
   const breaker = options.timeoutBreaker ?? 3;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let nextSlot = 0;
   // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
   let pausedUntil = 0;
@@ -102,6 +142,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       );
     }
     await pace();
+    // The run deadline bounds every wait, headers and body alike: a hanging or dripping target
+    // cannot hold a check past it.
+    const untilDeadline = options.deadlineAt ? options.deadlineAt - Date.now() : Number.POSITIVE_INFINITY;
+    if (untilDeadline <= 0)
+      throw new TransportError(href, method, 'the run deadline has passed; request not sent');
+    const deadlineBound = untilDeadline < options.requestTimeoutMs;
     const started = performance.now();
     stats.requests++;
     try {
@@ -110,9 +156,9 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         headers: request.headers as Record<string, string>,
         ...(request.body !== undefined ? { body: request.body } : {}),
         redirect: 'manual',
-        signal: AbortSignal.timeout(options.requestTimeoutMs),
+        signal: AbortSignal.timeout(Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline))),
       });
-      const bodyText = await response.text();
+      const bodyText = await readCapped(response, maxResponseBytes, { href, method });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, key) => {
         headers[key] = value;
@@ -136,8 +182,9 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         durationMs: performance.now() - started,
       };
     } catch (error) {
-      const reason = describeTransportFailure(error, options.requestTimeoutMs);
-      if (reason.includes('timeout')) stats.timeouts++;
+      if (error instanceof ResponseTooLargeError) throw error;
+      const reason = describeTransportFailure(error, options.requestTimeoutMs, deadlineBound);
+      if (reason.includes('(timeout')) stats.timeouts++;
       throw new TransportError(href, method, reason);
     }
   }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { operationRequest } from '../arbitraries/operationRequest.js';
 import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
 import { expectAcceptanceRecord, expectFreshAcceptance } from '../suite/acceptanceRecord.js';
+import { observed } from '../suite/caseVerdict.js';
 import { expectStatus, is4xx, RuleViolation } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest } from '../suite/suiteContext.js';
 
@@ -13,6 +14,7 @@ ruleTest('ASYNC-1', 'create cloud VM answers 202 with the four-field acceptance 
     expectAcceptanceRecord(
       await acceptedCreate(suite, (vmId) => t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED)),
     );
+    return observed;
   });
 });
 
@@ -21,6 +23,7 @@ ruleTest('ASYNC-1', 'delete GPU VM answers 202 with the four-field acceptance re
   const suite = getSuite();
   await t.check(fc.constant('deleteGpuVm'), async () => {
     expectAcceptanceRecord((await acceptedDelete(suite)).exchange);
+    return observed;
   });
 });
 
@@ -39,6 +42,7 @@ ruleTest(
             ? await acceptedCreate(suite, (vmId) => t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED))
             : (await acceptedDelete(suite)).exchange;
         expectFreshAcceptance(exchange);
+        return observed;
       },
       { examples: sources },
     );
@@ -56,6 +60,7 @@ ruleTest('ASYNC-3', "the delete's acceptance record names the VM of the path", a
         `acceptance record vm_id is ${JSON.stringify(record.vm_id)}, expected ${JSON.stringify(vmId)}`,
         exchange,
       );
+    return observed;
   });
 });
 
@@ -70,6 +75,7 @@ ruleTest('IDEM-1', 'rejects VM create and delete without X-Idempotency-Key (any 
         operationRequest(suite.operation(operationId), suite, 'probe', { idempotencyKey: null }),
       );
       expectStatus(exchange, is4xx, 'a 4xx: X-Idempotency-Key is required');
+      return observed;
     },
     { examples: ops },
   );
@@ -108,6 +114,7 @@ ruleTest(
             retried,
           );
         }
+        return observed;
       },
       { maxRuns: 3 },
     );
@@ -137,6 +144,7 @@ ruleTest(
           retried,
         );
       }
+      return observed;
     });
   },
 );

@@ -7,6 +7,7 @@ import {
 } from '../arbitraries/authorization.js';
 import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
 import { anyOperation, everyPair } from '../arbitraries/operations.js';
+import { observed } from '../suite/caseVerdict.js';
 import { expectStatus, is2xx } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest } from '../suite/suiteContext.js';
 
@@ -24,6 +25,7 @@ ruleTest(
           operationRequest(op, suite, 'probe', { authorization: auth.header }),
         );
         expectStatus(exchange, is401, `401 for an Authorization header that is ${auth.kind}`);
+        return observed;
       },
       {
         examples: everyPair(
@@ -43,6 +45,7 @@ ruleTest('AUTH-2', 'answers 401 to unknown tokens on every operation', async (t)
     async ([op, token]) => {
       const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { token }));
       expectStatus(exchange, is401, '401 for a token the environment never issued');
+      return observed;
     },
     { examples: everyPair(usableOperations(suite, 'probe'), [`${prefix}conformance_unknown`]) },
   );
@@ -57,6 +60,7 @@ ruleTest('AUTH-3', 'answers 401 to a revoked token on every operation', async (t
     async (op) => {
       const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { token: revoked }));
       expectStatus(exchange, is401, '401 for a revoked token');
+      return observed;
     },
     { examples: usableOperations(suite, 'probe') },
   );
@@ -76,6 +80,7 @@ ruleTest('ENV-1', 'answers 401 to tokens of the other environment on every opera
     async ([op, { kind, token }]) => {
       const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { token }));
       expectStatus(exchange, is401, `401 for a ${kind}`);
+      return observed;
     },
     { examples: everyPair(usableOperations(suite, 'probe'), tokens) },
   );
@@ -88,5 +93,6 @@ ruleTest('ENV-2', 'serves the API under a base URL that ends with /v1', async (t
       throw new Error(`baseUrl ${suite.profile.baseUrl} does not end with /v1`);
     const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
     expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
+    return observed;
   });
 });

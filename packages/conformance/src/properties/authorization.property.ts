@@ -1,10 +1,22 @@
+import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { type CaseVerdict, notApplicable, observed } from '../suite/caseVerdict.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../suite/identities.js';
 import { expectStatus, is2xx } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest } from '../suite/suiteContext.js';
 
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
+
+/**
+ * Evidence that access was granted: a success, or a 404/409 about a named resource (the target
+ * looked it up, so it let the request through). A 5xx or another error shows nothing either way.
+ */
+function grantedAccess(op: OperationEntry, status: number): CaseVerdict {
+  if (is2xx(status)) return observed;
+  if (op.pathParameters.length > 0 && (status === 404 || status === 409)) return observed;
+  return notApplicable(`${op.operationId} answered ${status}, neither a grant nor a refusal`);
+}
 
 ruleTest('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
   const suite = getSuite();
@@ -20,6 +32,7 @@ ruleTest('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope
     async ({ op, identity }) => {
       const exchange = await suite.http.send(operationRequest(op, suite, 'probe', { token: identity.token }));
       expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks ${op.scope}`);
+      return observed;
     },
     { examples: pairs },
   );
@@ -50,6 +63,7 @@ ruleTest(
           notRefused,
           `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
         );
+        return grantedAccess(op, exchange.response.status);
       },
       { examples: cases },
     );
@@ -85,6 +99,7 @@ ruleTest(
           (s) => s === 403,
           `403: identity "${identity.name}" may not use workspace ${workspace}`,
         );
+        return observed;
       },
       { examples: cases },
     );
@@ -114,6 +129,7 @@ ruleTest(
           (s) => is2xx(s) || (op.pathParameters.length > 0 && (s === 404 || s === 409)),
           `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
         );
+        return grantedAccess(op, exchange.response.status);
       },
       { examples: cases },
     );

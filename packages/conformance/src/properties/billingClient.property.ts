@@ -1,6 +1,7 @@
 import { BillingBlockedError, createCloudClient } from '@cloud-api/client';
 import fc from 'fast-check';
 import { CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
+import { notApplicable, observed } from '../suite/caseVerdict.js';
 import {
   createRecordingFetch,
   type DecisionOverride,
@@ -25,7 +26,26 @@ function clientFor(suite: Suite, options: { decision?: DecisionOverride; workspa
     retry: { attempts: 1 },
     billing: { skuCodeFor: () => suite.profile.billing.skuCode },
   } as Parameters<typeof createCloudClient>[0]);
-  return { client, log: recorder.log };
+  return {
+    client,
+    log: recorder.log,
+    decisions: recorder.decisions,
+    /**
+     * The client turns a target that gave no answer into "billing unavailable"; for the suite that
+     * is no verdict, so the transport failure is raised again and the check ends incomplete.
+     */
+    throwIfTargetSilent(): void {
+      const failure = recorder.transportFailure();
+      if (failure) throw failure;
+    },
+    /** Why the target's own decisions leave nothing to check on the create path, if they do. */
+    notAllowedByTarget(): string | undefined {
+      const refused = recorder.decisions.find((decision) => !decision.allowed);
+      return refused
+        ? `the target's own preflight answered ${refused.status} without allowed: true, so the client rightly did not create`
+        : undefined;
+    },
+  };
 }
 
 const createBody = fc.record({
@@ -64,7 +84,8 @@ ruleTest(
     await t.check(
       fc.tuple(fc.constantFrom(...workspaces), createBody),
       async ([workspaceId, body]) => {
-        const { client, log } = clientFor(suite, { workspaceId });
+        const probe = clientFor(suite, { workspaceId });
+        const { client, log } = probe;
         let created: { vm_id: string } | undefined;
         let blocked: unknown;
         try {
@@ -72,6 +93,7 @@ ruleTest(
         } catch (error) {
           blocked = error;
         }
+        probe.throwIfTargetSilent();
         const preflightIndex = log.findIndex((r) => r.kind === 'preflight');
         const createIndex = log.findIndex((r) => r.kind === 'create');
         if (preflightIndex < 0)
@@ -83,16 +105,23 @@ ruleTest(
         }
         if (createIndex >= 0 && createIndex < preflightIndex)
           throw new Error(`the create went before the preflight: ${describeLog(log)}`);
-        if (workspaceId === billingDenied) {
+        // What the client must do follows the target's own decision, whatever the workspace.
+        const refusedByTarget = probe.notAllowedByTarget();
+        if (refusedByTarget) {
           if (createIndex >= 0)
             throw new Error(
-              `the client sent the create although the decision for workspace ${workspaceId} was denied: ${describeLog(log)}`,
+              `the client sent the create although the decision for workspace ${workspaceId} was not allowed: ${describeLog(log)}`,
             );
           if (!(blocked instanceof BillingBlockedError))
             throw new Error(
-              `expected BillingBlockedError for a denied decision, got ${blocked instanceof Error ? blocked.name : 'success'}`,
+              `expected BillingBlockedError for a decision without allowed: true, got ${blocked instanceof Error ? blocked.name : 'success'}`,
             );
+          // In an allowed workspace the target's refusal leaves "proceeds when allowed" unseen.
+          if (workspaceId !== billingDenied) return notApplicable(refusedByTarget);
         } else {
+          // The target allowed a create in its billing-denied workspace: BILL-7 judges the target.
+          if (workspaceId === billingDenied)
+            return notApplicable(`the target allowed a create in billing-denied workspace ${workspaceId}`);
           if (blocked)
             throw new Error(`the create failed: ${(blocked as Error).message} (${describeLog(log)})`);
           if (createIndex < 0)
@@ -101,6 +130,7 @@ ruleTest(
             );
           if (created && log[createIndex]?.forwarded) recordCreate(t, suite, created.vm_id);
         }
+        return observed;
       },
       {
         maxRuns: 1,
@@ -139,13 +169,16 @@ ruleTest(
     await t.check(
       fc.tuple(fc.constantFrom(...overrides), createBody),
       async ([decision, body]) => {
-        const { client, log } = clientFor(suite, { decision });
+        const probe = clientFor(suite, { decision });
+        const { client, log } = probe;
         let outcome: unknown;
         try {
           outcome = await client.createCloudVm(body);
         } catch (error) {
           outcome = error;
         }
+        // The decision is altered on the target's answer; without an answer it was never altered.
+        probe.throwIfTargetSilent();
         if (log.some((r) => r.kind === 'create'))
           throw new Error(
             `the client sent the create after a ${decision.kind} decision: ${describeLog(log)}`,
@@ -155,6 +188,7 @@ ruleTest(
             `a ${decision.kind} decision should raise BillingBlockedError, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : 'a success'}`,
           );
         }
+        return observed;
       },
       {
         examples: overrides.map((o) => [
@@ -179,9 +213,18 @@ ruleTest('BILL-3', 'the client makes a fresh preflight immediately before each c
   await t.check(
     fc.array(createBody, { minLength: 2, maxLength: 2 }),
     async (bodies) => {
-      const { client, log } = clientFor(suite);
+      const probe = clientFor(suite);
+      const { client, log } = probe;
       for (const body of bodies) {
-        const accepted = await client.createCloudVm(body);
+        let accepted: { vm_id: string };
+        try {
+          accepted = await client.createCloudVm(body);
+        } catch (error) {
+          probe.throwIfTargetSilent();
+          const refused = probe.notAllowedByTarget();
+          if (refused && error instanceof BillingBlockedError) return notApplicable(refused);
+          throw error;
+        }
         if (log.at(-1)?.forwarded) recordCreate(t, suite, accepted.vm_id);
       }
       const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
@@ -195,6 +238,7 @@ ruleTest('BILL-3', 'the client makes a fresh preflight immediately before each c
         if (log[i]?.kind === 'create' && log[i - 1]?.kind !== 'preflight')
           throw new Error(`a request came between the preflight and the create: ${describeLog(log)}`);
       }
+      return observed;
     },
     { maxRuns: 1 },
   );
@@ -210,8 +254,17 @@ ruleTest(
     await t.check(
       createBody,
       async (body) => {
-        const { client, log } = clientFor(suite);
-        const accepted = await client.createCloudVm(body);
+        const probe = clientFor(suite);
+        const { client, log } = probe;
+        let accepted: { vm_id: string };
+        try {
+          accepted = await client.createCloudVm(body);
+        } catch (error) {
+          probe.throwIfTargetSilent();
+          const refused = probe.notAllowedByTarget();
+          if (refused && error instanceof BillingBlockedError) return notApplicable(refused);
+          throw error;
+        }
         const create = log.find((r) => r.kind === 'create');
         if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
         if (create.forwarded) recordCreate(t, suite, accepted.vm_id);
@@ -228,6 +281,7 @@ ruleTest(
         ];
         if (suspicious.length > 0)
           throw new Error(`the create carried extra parameters or headers: ${suspicious.join(', ')}`);
+        return observed;
       },
       { maxRuns: 1 },
     );

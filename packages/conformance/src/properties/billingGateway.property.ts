@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { operationRequest } from '../arbitraries/operationRequest.js';
-import { CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
+import { acceptedCreate, CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
+import { notApplicable, observed } from '../suite/caseVerdict.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../suite/identities.js';
 import {
   expectErrorDetail,
@@ -38,6 +39,7 @@ ruleTest(
             exchange,
           );
         }
+        return observed;
       },
       { examples: workspaces },
     );
@@ -60,6 +62,7 @@ ruleTest('BILL-5', 'the preflight answers 403 to an identity without billing.rea
         }),
       );
       expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks billing.read`);
+      return observed;
     },
     { examples: lacking },
   );
@@ -87,6 +90,12 @@ ruleTest('BILL-5', 'a create needs only vm.write, not billing.read', async (t) =
         (s) => s !== 401 && s !== 403,
         `no 401/403: identity "${identity.name}" holds vm.write, the only scope a create needs`,
       );
+      // Only an accepted create shows the scope was enough; a 5xx or 400 shows nothing about scopes.
+      return is2xx(exchange.response.status)
+        ? observed
+        : notApplicable(
+            `the create answered ${exchange.response.status}, neither accepted nor refused for scope`,
+          );
     },
     { maxRuns: 1 },
   );
@@ -123,6 +132,16 @@ ruleTest(
           );
         }
         expectErrorDetail(exchange);
+        // A target that refuses every create would pass so far: the refusal is billing's only if
+        // the same create is accepted where the decision allows it.
+        const control = await acceptedCreate(suite, (vmId) =>
+          t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+        );
+        return is2xx(control.response.status)
+          ? observed
+          : notApplicable(
+              `the same create in the primary workspace answered ${control.response.status} too, so the refusal is not shown to come from the billing decision`,
+            );
       },
       { maxRuns: 2 },
     );

@@ -1,7 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ReportWriter } from './reportWriter.js';
-import type { RunOutcome } from './runOutcome.js';
+import type { RunOutcome, TestOutcome } from './runOutcome.js';
 
 export const JUNIT_REPORT_FILE = 'conformance-junit.xml';
 
@@ -14,15 +12,36 @@ function escapeXml(text: string): string {
     .replaceAll('"', '&quot;');
 }
 
+/**
+ * How a check shows in JUnit, where only failure, error and skipped exist: a failure is a
+ * `<failure>`, a check that did not finish an `<error>` (so no CI reads the run as green), an
+ * inconclusive check `<skipped>` — or, in the strict gate, a `<failure>`, as is a skip the
+ * profile did not declare.
+ */
+function junitKind(test: TestOutcome, outcome: RunOutcome): 'failure' | 'error' | 'skipped' | undefined {
+  if (test.state === 'failed') return 'failure';
+  if (test.state === 'incomplete') return 'error';
+  const strict = outcome.gate.strict;
+  if (test.state === 'inconclusive') return strict ? 'failure' : 'skipped';
+  if (test.state === 'skipped') return strict && !test.declaredUnsupported ? 'failure' : 'skipped';
+  return undefined;
+}
+
 export function renderJunit(outcome: RunOutcome): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const count = (tests: readonly TestOutcome[], kind: string) =>
+    tests.filter((test) => junitKind(test, outcome) === kind).length;
+  const counts = (tests: readonly TestOutcome[]) =>
+    `tests="${tests.length}" failures="${count(tests, 'failure')}" errors="${count(tests, 'error')}" skipped="${count(tests, 'skipped')}"`;
   out.push(
-    `<testsuites name="conformance ${escapeXml(outcome.info.target)}" tests="${outcome.tests.length}" failures="${outcome.tests.filter((x) => x.state === 'failed').length}" skipped="${outcome.tests.filter((x) => x.state === 'skipped').length}" time="${(outcome.info.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="conformance ${escapeXml(outcome.info.target)}" ${counts(outcome.tests)} time="${(outcome.info.durationMs / 1000).toFixed(3)}">`,
   );
   for (const rule of outcome.rules) {
-    out.push(
-      `  <testsuite name="${escapeXml(rule.id)}" tests="${rule.tests.length}" failures="${rule.tests.filter((x) => x.state === 'failed').length}" skipped="${rule.tests.filter((x) => x.state === 'skipped').length}">`,
-    );
+    out.push(`  <testsuite name="${escapeXml(rule.id)}" ${counts(rule.tests)}>`);
+    out.push('    <properties>');
+    out.push(`      <property name="run-verdict" value="${outcome.verdict}"/>`);
+    out.push(`      <property name="rule-state" value="${rule.state}"/>`);
+    out.push('    </properties>');
     for (const test of rule.tests) {
       out.push(
         `    <testcase classname="${escapeXml(rule.id)}" name="${escapeXml(test.title)}" time="${(test.durationMs / 1000).toFixed(3)}">`,
@@ -30,16 +49,30 @@ export function renderJunit(outcome: RunOutcome): string {
       out.push('      <properties>');
       out.push(`        <property name="rule" value="${escapeXml(rule.id)}"/>`);
       out.push(`        <property name="level" value="${rule.level}"/>`);
+      out.push(`        <property name="state" value="${test.state}"/>`);
       out.push(`        <property name="seed" value="${outcome.info.seed}"/>`);
       out.push('      </properties>');
+      const kind = junitKind(test, outcome);
       if (test.state === 'failed') {
-        const kind = rule.level === 'SHOULD' ? 'should-violation' : 'must-violation';
+        const type = rule.level === 'SHOULD' ? 'should-violation' : 'must-violation';
         out.push(
-          `      <failure type="${kind}" message="${escapeXml(test.errors[0]?.split('\n')[0] ?? 'failed')}">${escapeXml(test.errors.join('\n\n'))}</failure>`,
+          `      <failure type="${type}" message="${escapeXml(test.errors[0]?.split('\n')[0] ?? 'failed')}">${escapeXml(test.errors.join('\n\n'))}</failure>`,
         );
+      } else if (kind === 'error') {
+        out.push(`      <error type="incomplete" message="${escapeXml(test.reason ?? 'did not finish')}"/>`);
+      } else if (kind === 'failure') {
+        const type = test.state === 'inconclusive' ? 'inconclusive' : 'undeclared-skip';
+        const why = test.state === 'inconclusive' ? test.reason : test.skipReason;
+        out.push(
+          `      <failure type="strict-gate-${type}" message="${escapeXml(`${type} in strict gate mode: ${why ?? ''}`)}"/>`,
+        );
+      } else if (kind === 'skipped') {
+        const why =
+          test.state === 'inconclusive'
+            ? `inconclusive: ${test.reason ?? ''}`
+            : (test.skipReason ?? 'skipped');
+        out.push(`      <skipped message="${escapeXml(why)}"/>`);
       }
-      if (test.state === 'skipped')
-        out.push(`      <skipped message="${escapeXml(test.skipReason ?? 'skipped')}"/>`);
       out.push('    </testcase>');
     }
     out.push('  </testsuite>');
@@ -50,10 +83,8 @@ export function renderJunit(outcome: RunOutcome): string {
 
 export const junitReport: ReportWriter = {
   name: 'junit',
-  write(outcome, { outDir, print }) {
-    mkdirSync(outDir, { recursive: true });
-    const file = join(outDir, JUNIT_REPORT_FILE);
-    writeFileSync(file, renderJunit(outcome));
+  write(outcome, { writeFile, print }) {
+    const file = writeFile(JUNIT_REPORT_FILE, renderJunit(outcome));
     print(`JUnit report: ${file}`);
   },
 };

@@ -13,11 +13,14 @@ export const propertySourceDir: string = fileURLToPath(new URL('../../src/proper
 
 const DECLARATION = /ruleTest\(\s*'([^']*)',\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/g;
 
-/** Scans the property sources for declared checks (the rule ID is the first argument). */
+/**
+ * Scans the property files for declared checks (the rule ID is the first argument): the
+ * TypeScript sources, or the compiled JavaScript where the package runs from `dist`.
+ */
 export function declaredChecks(dir: string = propertySourceDir): DeclaredCheck[] {
   const checks: DeclaredCheck[] = [];
   for (const file of readdirSync(dir)
-    .filter((name) => name.endsWith('.property.ts'))
+    .filter((name) => /\.property\.[jt]s$/.test(name))
     .sort()) {
     const text = readFileSync(join(dir, file), 'utf8');
     for (const match of text.matchAll(DECLARATION)) {

@@ -1,5 +1,5 @@
 import type { Exchange } from '../http/exchange.js';
-import { redactText } from '../targetProfile/index.js';
+import type { SecretRedactor } from '../secrets/secretRedactor.js';
 
 /** Everything needed to understand and re-run one failure; secrets already redacted. */
 export interface FailureReport {
@@ -22,42 +22,40 @@ function clip(text: string): string {
 
 export function redactHeaders(
   headers: Readonly<Record<string, string>>,
-  secrets: readonly string[],
+  redactor: SecretRedactor,
 ): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      name.toLowerCase() === 'authorization'
-        ? redactAuthorization(value, secrets)
-        : redactText(value, secrets),
+      name.toLowerCase() === 'authorization' ? redactAuthorization(value, redactor) : redactor.redact(value),
     ]),
   );
 }
 
 /** Keeps the scheme (it is what AUTH-1 varies) and masks whatever credential follows. */
-function redactAuthorization(value: string, secrets: readonly string[]): string {
+function redactAuthorization(value: string, redactor: SecretRedactor): string {
   const scheme = /^(\S+)(\s+)(.*)$/s.exec(value);
-  if (!scheme) return redactText(value, secrets);
-  return scheme[3] ? `${scheme[1]}${scheme[2]}<redacted>` : value;
+  if (!scheme) return redactor.redact(value);
+  return redactor.redact(scheme[3] ? `${scheme[1]}${scheme[2]}[redacted]` : value);
 }
 
 export function describeExchange(
   exchange: Exchange | undefined,
-  secrets: readonly string[],
+  redactor: SecretRedactor,
 ): Pick<FailureReport, 'request' | 'response'> {
   if (!exchange) return {};
   const { request, response } = exchange;
   return {
     request: {
       method: request.method,
-      url: redactText(exchange.url, secrets),
-      headers: redactHeaders(request.headers, secrets),
-      ...(request.body !== undefined ? { body: clip(redactText(request.body, secrets)) } : {}),
+      url: redactor.redact(exchange.url),
+      headers: redactHeaders(request.headers, redactor),
+      ...(request.body !== undefined ? { body: clip(redactor.redact(request.body)) } : {}),
     },
     response: {
       status: response.status,
-      headers: redactHeaders(response.headers, secrets),
-      body: clip(redactText(response.bodyText, secrets)),
+      headers: redactHeaders(response.headers, redactor),
+      body: clip(redactor.redact(response.bodyText)),
     },
   };
 }

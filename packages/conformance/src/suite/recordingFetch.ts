@@ -9,6 +9,13 @@ export interface RecordedRequest {
   readonly forwarded: boolean;
 }
 
+/** What the target itself decided, before any override. */
+export interface TargetDecision {
+  readonly status: number;
+  /** True only for a 2xx JSON object whose `allowed` is exactly `true`. */
+  readonly allowed: boolean;
+}
+
 /** How the preflight answer is altered before the client sees it (BILL-2). */
 export type DecisionOverride =
   | { readonly kind: 'denied' }
@@ -36,8 +43,14 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 export function createRecordingFetch(options: RecordingFetchOptions): {
   fetch: (input: Request) => Promise<Response>;
   log: RecordedRequest[];
+  /** The target's own preflight answers, in order. */
+  decisions: TargetDecision[];
+  /** The first request the target gave no answer to; the client only saw a network failure. */
+  transportFailure(): unknown;
 } {
   const log: RecordedRequest[] = [];
+  const decisions: TargetDecision[] = [];
+  let transportFailure: unknown;
   let lastDecisionAllowed = false;
   async function recordingFetch(input: Request): Promise<Response> {
     const url = new URL(input.url);
@@ -73,18 +86,27 @@ export function createRecordingFetch(options: RecordingFetchOptions): {
       lastDecisionAllowed = false;
       throw new TypeError('fetch failed (simulated network failure of the preflight)');
     }
-    const response = await options.forward(input);
+    let response: Response;
+    try {
+      response = await options.forward(input);
+    } catch (error) {
+      transportFailure ??= error;
+      throw error;
+    }
     if (kind === 'create') lastDecisionAllowed = false;
     if (kind !== 'preflight') return response;
     const text = await response.text();
+    let targetAllowed = false;
+    try {
+      const parsed = JSON.parse(text) as { allowed?: unknown } | null;
+      targetAllowed = response.ok && parsed?.allowed === true;
+    } catch {
+      targetAllowed = false;
+    }
+    decisions.push({ status: response.status, allowed: targetAllowed });
     const override = options.decision;
     if (!override) {
-      try {
-        const parsed = JSON.parse(text) as { allowed?: unknown };
-        lastDecisionAllowed = response.ok && parsed.allowed === true;
-      } catch {
-        lastDecisionAllowed = false;
-      }
+      lastDecisionAllowed = targetAllowed;
       return new Response(text, { status: response.status, headers: response.headers });
     }
     lastDecisionAllowed = false;
@@ -98,5 +120,5 @@ export function createRecordingFetch(options: RecordingFetchOptions): {
       headers: JSON_HEADERS,
     });
   }
-  return { fetch: recordingFetch, log };
+  return { fetch: recordingFetch, log, decisions, transportFailure: () => transportFailure };
 }

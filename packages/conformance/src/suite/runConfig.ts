@@ -18,6 +18,8 @@ export interface RunConfig {
   readonly runDir: string;
   readonly deadlineAt: number;
   readonly replay?: ReplayCase;
+  /** Every secret of the run (token fields, `${VAR}` values, derived tokens): the workers redact them too. */
+  readonly secrets: readonly string[];
 }
 
 declare module 'vitest' {

@@ -6,8 +6,10 @@ import { inject, test } from 'vitest';
 import { TransportError } from '../http/exchange.js';
 import { createTargetHttp, type TargetHttp } from '../http/targetHttp.js';
 import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
+import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
 import { createResponseValidator, type ResponseValidator } from '../spec/responseValidator.js';
-import { profileSecrets, redactText, type TargetProfile } from '../targetProfile/index.js';
+import { profileSecrets, type TargetProfile } from '../targetProfile/index.js';
+import type { CaseVerdict, CheckVerdictMeta } from './caseVerdict.js';
 import { describeExchange, type FailureReport, formatFailure } from './failureReport.js';
 import { identityWith } from './identities.js';
 import { planResources, type ResourcePlan } from './resourcePlan.js';
@@ -21,7 +23,8 @@ export interface Suite {
   readonly plan: ResourcePlan;
   readonly operations: readonly OperationEntry[];
   readonly validator: ResponseValidator;
-  readonly secrets: readonly string[];
+  /** The run's one redaction source: everything this worker writes goes through it. */
+  readonly redactor: SecretRedactor;
   /** The token of the broadest identity holding `scope` on the primary workspace. */
   fullToken(scope: string): string;
   operation(operationId: string): OperationEntry;
@@ -39,6 +42,7 @@ export function getSuite(): Suite {
     requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
     deadlineAt: config.deadlineAt,
     ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
+    ...(profile.maxResponseBytes ? { maxResponseBytes: profile.maxResponseBytes } : {}),
   });
   const suite: Suite = {
     config,
@@ -47,7 +51,7 @@ export function getSuite(): Suite {
     plan: planResources(profile),
     operations: validator.operations,
     validator,
-    secrets: profileSecrets(profile),
+    redactor: createSecretRedactor([...config.secrets, ...profileSecrets(profile)]),
     fullToken(scope) {
       const identity = identityWith(profile, scope, profile.workspaces.primary);
       if (!identity)
@@ -69,13 +73,15 @@ export function getSuite(): Suite {
 /** Thrown by helpers that find the profile lacks what a check needs; becomes a skip with the reason. */
 export class SkipSignal extends Error {}
 
-/** The run was interrupted while a check was sending requests. */
-class CheckInterrupted extends Error {
-  constructor() {
-    super('check stopped early: the run was interrupted');
-    this.name = 'CheckInterrupted';
+/** The check cannot reach a verdict: the run was interrupted, or the target gave no usable answer. */
+class CheckIncomplete extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'CheckIncomplete';
   }
 }
+
+const INTERRUPTED = 'not finished: the run was interrupted';
 
 export interface CheckOptions {
   /** Upper bound on runs for checks that create resources, whatever the depth. */
@@ -88,10 +94,16 @@ export interface RuleTestContext {
   readonly suite: Suite;
   readonly rule: string;
   skip(reason: string): never;
-  /** Runs a fast-check property; on failure reports rule, seed, path, shrunk request/response and writes a replay file. */
+  /** Ends the check without a verdict: it saw nothing that could show the rule kept or broken. */
+  inconclusive(reason: string): never;
+  /**
+   * Runs a fast-check property; on failure reports rule, seed, path, shrunk request/response and
+   * writes a replay file. Each case says whether it observed what the rule checks; a property
+   * none of whose cases did is inconclusive.
+   */
   check<T>(
     arbitrary: fc.Arbitrary<T>,
-    predicate: (value: T) => Promise<void>,
+    predicate: (value: T) => Promise<CaseVerdict>,
     options?: CheckOptions,
   ): Promise<void>;
   /** Records what the run created, and whether it could be cleaned up. */
@@ -110,15 +122,24 @@ function readable(value: unknown): unknown {
   return value;
 }
 
-function safeStringify(value: unknown, secrets: readonly string[]): string {
+function safeStringify(value: unknown, redactor: SecretRedactor): string {
   let text: string;
   try {
     text = fc.stringify(readable(value));
   } catch {
     text = String(value);
   }
-  return redactText(text, secrets);
+  return redactor.redact(text);
 }
+
+/** What not-applicable cases said, deduplicated, so an inconclusive verdict tells what was seen. */
+function summariseWhy(whys: readonly string[]): string {
+  const distinct = [...new Set(whys)];
+  const shown = distinct.slice(0, 3).join('; ');
+  return distinct.length > 3 ? `${shown}; and ${distinct.length - 3} more` : shown || 'no case ran';
+}
+
+class InconclusiveSignal extends Error {}
 
 /**
  * Declares one check of one rule. The title is prefixed with the rule ID (traceability), and the
@@ -139,6 +160,8 @@ export function ruleTest(
       const suite = getSuite();
       const { config, profile } = suite;
       const skip = (reason: string): never => {
+        // Only skips the suite decides count as skips; vitest's own (a cancelled run) are "not run".
+        (ctx.task.meta as Record<string, unknown>).conformanceSkipped = true;
         ctx.skip(reason);
         throw new Error('unreachable');
       };
@@ -147,12 +170,25 @@ export function ruleTest(
           `${config.targetKind} cannot check this rule: ${rule.whyNotPrism ?? 'not supported by this target'}`,
         );
       const unsupported = profile.unsupportedRules?.find((u) => u.id === ruleId);
-      if (unsupported) skip(`target does not claim this rule: ${unsupported.reason}`);
+      if (unsupported) {
+        (ctx.task.meta as Record<string, unknown>).conformanceDeclaredSkip = true;
+        skip(`target does not claim this rule: ${unsupported.reason}`);
+      }
       const failures: FailureReport[] = [];
+      const { redactor } = suite;
+      const meta = ctx.task.meta as Record<string, unknown>;
+      const setVerdict = (verdict: CheckVerdictMeta): void => {
+        meta.conformanceVerdict = { state: verdict.state, reason: redactor.redact(verdict.reason) };
+      };
+      let checksRun = 0;
+      const withoutEvidence: string[] = [];
       const t: RuleTestContext = {
         suite,
         rule: ruleId,
         skip,
+        inconclusive(reason) {
+          throw new InconclusiveSignal(reason);
+        },
         requireMutations() {
           if (profile.mutations !== true) skip('profile does not allow mutations');
         },
@@ -161,24 +197,29 @@ export function ruleTest(
           mkdirSync(config.runDir, { recursive: true });
           appendFileSync(
             join(config.runDir, 'created.jsonl'),
-            `${JSON.stringify({ rule: ruleId, kind, id, cleanup })}\n`,
+            `${redactor.redact(JSON.stringify({ rule: ruleId, kind, id, cleanup }))}\n`,
           );
         },
         async check(arbitrary, predicate, options = {}) {
+          checksRun++;
           const replay = config.replay?.testTitle === fullTitle ? config.replay : undefined;
           const examples = (options.examples ?? []).map((example) => [example] as [T0]);
           const numRuns =
             Math.max(1, Math.min(config.depth, options.maxRuns ?? Number.POSITIVE_INFINITY)) +
             examples.length;
           let transportFailure: TransportError | undefined;
+          let observedCases = 0;
+          const notApplicableWhys: string[] = [];
           const guarded = async (value: T0): Promise<void> => {
             // Interrupted (Ctrl-C): stop sending at once, so the check's own cleanup (e.g. putting
             // a NAT rule back) runs before the run is torn down.
-            if (ctx.signal.aborted) throw new CheckInterrupted();
+            if (ctx.signal.aborted) throw new CheckIncomplete(INTERRUPTED);
             // Once the target gave no answer, shrinking would only wait for more timeouts.
             if (transportFailure) throw transportFailure;
             try {
-              await predicate(value as never);
+              const verdict = await predicate(value as never);
+              if (verdict.observed) observedCases++;
+              else notApplicableWhys.push(verdict.why);
             } catch (error) {
               if (error instanceof TransportError) transportFailure = error;
               throw error;
@@ -191,49 +232,74 @@ export function ruleTest(
             seed: replay?.seed ?? config.seed,
             ...(replay ? { path: replay.path, endOnFailure: true } : {}),
           });
-          if (ctx.signal.aborted) throw new CheckInterrupted();
-          if (!details.failed) return;
+          if (ctx.signal.aborted) throw new CheckIncomplete(INTERRUPTED);
+          // No answer is no verdict: the rule was neither kept nor broken where nothing came back.
+          if (transportFailure) throw new CheckIncomplete(`not finished: ${transportFailure.message}`);
+          if (!details.failed) {
+            if (observedCases === 0) withoutEvidence.push(summariseWhy(notApplicableWhys));
+            return;
+          }
           const counterexample = details.counterexample?.[0];
           suite.http.drain();
           let error: unknown = details.errorInstance;
-          if (!transportFailure && details.counterexample) {
+          if (details.counterexample) {
             try {
               await predicate(counterexample as never);
             } catch (reproduced) {
               error = reproduced;
             }
           }
+          if (error instanceof TransportError) throw new CheckIncomplete(`not finished: ${error.message}`);
           const exchanges = suite.http.drain();
           const exchange =
             error instanceof RuleViolation && error.exchange ? error.exchange : exchanges.at(-1);
-          const message = redactText(error instanceof Error ? error.message : String(error), suite.secrets);
+          const message = redactor.redact(error instanceof Error ? error.message : String(error));
           const report: FailureReport = {
             rule: ruleId,
             test: fullTitle,
             seed: details.seed,
             path: details.counterexamplePath ?? undefined,
-            counterexample: details.counterexample ? safeStringify(counterexample, suite.secrets) : undefined,
+            counterexample: details.counterexample ? safeStringify(counterexample, redactor) : undefined,
             message,
-            ...describeExchange(exchange, suite.secrets),
+            ...describeExchange(exchange, redactor),
           };
           const replayFile = join(config.runDir, 'replays', `${ruleId}-${failures.length + Date.now()}.json`);
           mkdirSync(join(config.runDir, 'replays'), { recursive: true });
           const withFile = { ...report, replayFile };
           writeFileSync(
             replayFile,
-            `${JSON.stringify({ kind: 'conformance-replay', target: profile.name, depth: config.depth, ...withFile }, null, 2)}\n`,
+            redactor.redact(
+              `${JSON.stringify({ kind: 'conformance-replay', target: profile.name, depth: config.depth, ...withFile }, null, 2)}\n`,
+            ),
           );
           failures.push(withFile);
-          (ctx.task.meta as Record<string, unknown>).conformanceFailures = failures;
-          throw new Error(formatFailure(withFile));
+          meta.conformanceFailures = failures;
+          throw new Error(redactor.redact(formatFailure(withFile)));
         },
       };
       try {
         await body(t);
       } catch (error) {
         if (error instanceof SkipSignal) skip(error.message);
+        if (error instanceof InconclusiveSignal) {
+          setVerdict({ state: 'inconclusive', reason: error.message });
+          return;
+        }
+        // A request outside t.check (a baseline, a first create) that got no answer.
+        if (error instanceof TransportError) {
+          setVerdict({ state: 'incomplete', reason: `not finished: ${error.message}` });
+          return;
+        }
+        if (error instanceof CheckIncomplete) {
+          setVerdict({ state: 'incomplete', reason: error.message });
+          return;
+        }
+        if (error instanceof Error) error.message = redactor.redact(error.message);
         throw error;
       }
+      if (checksRun === 0) setVerdict({ state: 'inconclusive', reason: 'the check ran no case' });
+      else if (withoutEvidence.length > 0)
+        setVerdict({ state: 'inconclusive', reason: `no evidence: ${withoutEvidence.join('; ')}` });
     },
     timeoutMs,
   );

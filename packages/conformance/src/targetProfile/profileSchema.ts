@@ -93,6 +93,18 @@ export function targetProfileSchema(): Record<string, unknown> {
       allowProduction: { type: 'boolean' },
       requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
       rateLimitPerSecond: { type: 'number', exclusiveMinimum: 0 },
+      maxResponseBytes: {
+        type: 'integer',
+        minimum: 1024,
+        maximum: 67108864,
+        description:
+          'Largest response body the suite reads (default 1048576, 1 MiB); a larger answer fails its check and the connection is dropped.',
+      },
+      strict: {
+        type: 'boolean',
+        description:
+          'Gate mode (same as --strict): a check skipped for a reason not declared in unsupportedRules, or an inconclusive rule, fails the run.',
+      },
       unsupportedRules: {
         type: 'array',
         items: {

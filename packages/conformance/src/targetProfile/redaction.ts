@@ -1,50 +1,65 @@
+import { maskToken, type SecretRedactor } from '../secrets/secretRedactor.js';
 import type { TargetProfile } from './types.js';
 
-/** Every secret a profile holds: identity tokens, the revoked and the other-environment token. */
+export { maskToken };
+
+const ENVIRONMENT_PREFIX = /^svc_(?:prod|dev)_key_/;
+/** Shorter token bodies are covered by the derived tokens below instead of masking common text. */
+const MIN_BODY_LENGTH = 4;
+
+/** The tokens a profile holds: every identity's, the revoked and the other-environment token. */
+export function profileTokens(profile: TargetProfile): string[] {
+  return [
+    ...Object.values(profile.identities).map((identity) => identity.token),
+    ...(profile.revokedToken ? [profile.revokedToken] : []),
+    ...(profile.otherEnvironmentToken ? [profile.otherEnvironmentToken] : []),
+  ].filter((token) => typeof token === 'string' && token.length > 0);
+}
+
+/**
+ * Every secret a profile holds: its tokens, whatever their length, and what the suite derives
+ * from them (ENV-1 sends a token with the other environment's prefix), and the part after the
+ * prefix, so no recombination of it leaks either.
+ */
 export function profileSecrets(profile: TargetProfile): string[] {
-  const secrets = Object.values(profile.identities).map((identity) => identity.token);
-  if (profile.revokedToken) secrets.push(profile.revokedToken);
-  if (profile.otherEnvironmentToken) secrets.push(profile.otherEnvironmentToken);
-  // The part after the environment prefix is secret too: arbitraries recombine it with the other prefix.
-  const bodies = secrets.map((secret) => secret.replace(/^svc_(?:prod|dev)_key_/, ''));
-  // Basic-scheme probes carry tokens base64-encoded; those encodings are secrets too.
-  const encoded = secrets.flatMap((secret) => [
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(`${secret}:`).toString('base64'),
-  ]);
-  return [...new Set([...secrets, ...bodies, ...encoded].filter((secret) => secret.length >= 8))];
+  const tokens = profileTokens(profile);
+  const derived = tokens.flatMap((token) => {
+    const prefix = ENVIRONMENT_PREFIX.exec(token)?.[0];
+    if (!prefix) return [];
+    const body = token.slice(prefix.length);
+    return [`svc_prod_key_${body}`, `svc_dev_key_${body}`, ...(body.length >= MIN_BODY_LENGTH ? [body] : [])];
+  });
+  return [...new Set([...tokens, ...derived])];
 }
 
-/** A token shown in reports: its environment prefix only, so a reader knows which kind it was. */
-export function maskToken(token: string): string {
-  const prefix = /^(svc_(?:prod|dev)_key_)/.exec(token)?.[1] ?? '';
-  return `${prefix}<redacted>`;
+function redactValues(value: unknown, redactor: SecretRedactor): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValues(item, redactor));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactValues(item, redactor)]),
+    );
+  return value;
 }
 
-/** The profile as it may appear in a report: every token masked. */
-export function redactProfile(profile: TargetProfile): TargetProfile {
+/**
+ * The profile as it may appear in a report: tokens show only their environment prefix, and
+ * every other value passes through the run's redactor (a base URL or a query built from a
+ * `${VAR}` is a secret too).
+ */
+export function redactProfile(profile: TargetProfile, redactor: SecretRedactor): TargetProfile {
   const identities = Object.fromEntries(
     Object.entries(profile.identities).map(([name, identity]) => [
       name,
-      { ...identity, token: maskToken(identity.token) },
+      { ...(redactValues(identity, redactor) as object), token: maskToken(identity.token) },
     ]),
   );
   return {
-    ...profile,
+    ...(redactValues(profile, redactor) as TargetProfile),
     identities,
     ...(profile.revokedToken ? { revokedToken: maskToken(profile.revokedToken) } : {}),
     ...(profile.otherEnvironmentToken
       ? { otherEnvironmentToken: maskToken(profile.otherEnvironmentToken) }
       : {}),
-  };
-}
-
-/** Replaces every occurrence of any secret in a text (longest first, so no secret leaks partly). */
-export function redactText(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length < 4) continue;
-    result = result.split(secret).join(maskToken(secret));
-  }
-  return result;
+  } as TargetProfile;
 }

@@ -17,6 +17,10 @@ export interface TargetProfile {
   readonly allowProduction?: boolean;
   readonly requestTimeoutMs?: number;
   readonly rateLimitPerSecond?: number;
+  /** Largest response body read (bytes); a larger answer fails its check. */
+  readonly maxResponseBytes?: number;
+  /** Gate mode, as `--strict`. */
+  readonly strict?: boolean;
   readonly unsupportedRules?: readonly { readonly id: string; readonly reason: string }[];
 }
 

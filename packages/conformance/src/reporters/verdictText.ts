@@ -1,0 +1,53 @@
+import type { CheckState, RuleOutcome, RunOutcome } from './runOutcome.js';
+
+/** The RESULT column: what each rule's state is called in the table and the Markdown summary. */
+export function ruleMark(rule: Pick<RuleOutcome, 'state' | 'level'>): string {
+  if (rule.state === 'failed') return rule.level === 'SHOULD' ? 'WARN' : 'FAIL';
+  const marks: Record<Exclude<CheckState, 'failed'>, string> = {
+    passed: 'PASS',
+    skipped: 'SKIP',
+    inconclusive: 'INCONCLUSIVE',
+    incomplete: 'INCOMPLETE',
+  };
+  return marks[rule.state];
+}
+
+/** One rule's detail: counts, and the reasons for anything that is not a plain pass. */
+export function ruleDetail(rule: RuleOutcome): string {
+  const count = (state: CheckState) => rule.tests.filter((t) => t.state === state).length;
+  const reasons = (state: CheckState) => [
+    ...new Set(rule.tests.filter((t) => t.state === state).map((t) => t.reason ?? state)),
+  ];
+  switch (rule.state) {
+    case 'skipped':
+      return rule.skipReasons.join('; ');
+    case 'failed':
+      return `${count('failed')} of ${rule.tests.length} checks failed`;
+    case 'incomplete':
+      return reasons('incomplete').join('; ');
+    case 'inconclusive':
+      return reasons('inconclusive').join('; ');
+    case 'passed': {
+      const passed = count('passed');
+      return `${passed} check${passed === 1 ? '' : 's'} passed${rule.skipReasons.length ? ` (some skipped: ${rule.skipReasons.join('; ')})` : ''}`;
+    }
+  }
+}
+
+/** The closing verdict line, with what makes it so. */
+export function verdictLine(outcome: RunOutcome): string {
+  const { verdict, gate } = outcome;
+  if (verdict === 'passed')
+    return `Verdict: PASSED${gate.strict ? ' (strict gate: every rule has evidence, no undeclared skip)' : ''}`;
+  if (verdict === 'incomplete')
+    return `Verdict: INCOMPLETE — not a pass: ${outcome.incompleteReasons.join('; ')}`;
+  const mustFailed = outcome.totals.mustFailed;
+  return mustFailed > 0
+    ? `Verdict: FAILED — ${mustFailed} MUST rule${mustFailed === 1 ? '' : 's'} failed`
+    : `Verdict: FAILED — strict gate: ${gate.problems.length} problem${gate.problems.length === 1 ? '' : 's'}`;
+}
+
+export function totalsLine(outcome: RunOutcome): string {
+  const t = outcome.totals;
+  return `Rules: ${t.passed} passed, ${t.failed} failed (${t.mustFailed} MUST, ${t.shouldFailed} SHOULD), ${t.inconclusive} inconclusive, ${t.incomplete} incomplete, ${t.skipped} skipped — ${outcome.tests.length} check${outcome.tests.length === 1 ? '' : 's'} in ${(outcome.info.durationMs / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,399 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { descendantPids } from '../src/engine/processTree.js';
+import { secretForms } from '../src/secrets/secretRedactor.js';
+import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import {
+  embeddedSandboxProfile,
+  loadSandboxModule,
+  startSandboxTarget,
+} from '../src/targets/sandboxTarget.js';
+import { type HostileMode, type HostileTarget, startHostileTarget, startWitness } from './hostileTarget.js';
+import { type CliRun, runCli } from './runCli.js';
+
+/**
+ * The chaos suite: the CLI against targets that hang, reset, drip, lie about content types,
+ * redirect, rate-limit, send gigabytes or echo the credentials they were sent. For each: the
+ * exit code (never 0 where nothing was shown to obey the document), the wall time within the
+ * deadline plus a small bound, the rules named, no stack trace, and not one byte of any token in
+ * any output.
+ */
+
+const WALL_BOUND_MS = 8_000;
+const STACK_TRACE = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
+
+/** Tokens of the profile, kept short on purpose: short secrets are the ones that used to leak. */
+const TOKENS = {
+  CHAOS_TOKEN_FULL: 'svc_dev_key_Qz7kP2',
+  CHAOS_TOKEN_NO_BILLING: 'svc_dev_key_nb4',
+  CHAOS_TOKEN_READ_ONLY: 'svc_dev_key_R',
+  CHAOS_TOKEN_REVOKED: 'Rv7kQ9x',
+  CHAOS_TOKEN_OTHER_ENV: 'svc_prod_key_Ot3',
+} as const;
+
+function staticProfile(baseUrl: string, extra = ''): string {
+  return `name: chaos
+baseUrl: ${baseUrl}
+environment: development
+identities:
+  full: { token: "\${CHAOS_TOKEN_FULL}", scopes: all, workspaces: all }
+  noBilling: { token: "\${CHAOS_TOKEN_NO_BILLING}", scopes: [vm.read, vm.write], workspaces: all }
+  readOnly: { token: "\${CHAOS_TOKEN_READ_ONLY}", scopes: [vm.read], workspaces: all }
+revokedToken: "\${CHAOS_TOKEN_REVOKED}"
+otherEnvironmentToken: "\${CHAOS_TOKEN_OTHER_ENV}"
+workspaces: { primary: "1042", secondary: "1043", billingDenied: "1044" }
+resources:
+  gpuVmIds: [vm-gpu-1, vm-gpu-2]
+  deletableGpuVmIds: [vm-del-1, vm-del-2, vm-del-3]
+  restoreIds: [rst-1]
+  natRules: [{ vpcId: vpc-1, natGatewayId: nat-1, ruleId: pfr-1 }]
+  releasableReservedIpIds: [rip-1, rip-2]
+billing: { skuCode: cloud-vm-standard-2 }
+mutations: true
+${extra}
+`;
+}
+
+/** A profile for a hostile proxy in front of a correct sandbox, its tokens passed as variables. */
+function sandboxProfileText(
+  profile: TargetProfile,
+  baseUrl: string,
+  extra = '',
+): {
+  text: string;
+  env: Record<string, string>;
+} {
+  const env: Record<string, string> = {};
+  const identities = Object.entries(profile.identities).map(([name, identity], index) => {
+    env[`CHAOS_SANDBOX_TOKEN_${index}`] = identity.token;
+    return `  ${name}: ${JSON.stringify({ ...identity, token: `\${CHAOS_SANDBOX_TOKEN_${index}}` })}`;
+  });
+  if (profile.revokedToken) env.CHAOS_SANDBOX_REVOKED = profile.revokedToken;
+  if (profile.otherEnvironmentToken) env.CHAOS_SANDBOX_OTHER = profile.otherEnvironmentToken;
+  const text = [
+    'name: chaos-sandbox',
+    `baseUrl: ${baseUrl}`,
+    `environment: ${profile.environment}`,
+    'identities:',
+    ...identities,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+    ...(profile.revokedToken ? ['revokedToken: "${CHAOS_SANDBOX_REVOKED}"'] : []),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+    ...(profile.otherEnvironmentToken ? ['otherEnvironmentToken: "${CHAOS_SANDBOX_OTHER}"'] : []),
+    `workspaces: ${JSON.stringify(profile.workspaces)}`,
+    `resources: ${JSON.stringify(profile.resources ?? {})}`,
+    `billing: ${JSON.stringify(profile.billing)}`,
+    `mutations: ${profile.mutations === true}`,
+    extra,
+    '',
+  ].join('\n');
+  return { text, env };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Where any form of any secret occurs in the run's outputs; empty when none does. */
+function leaks(secrets: readonly string[], run: CliRun, outDir: string): string[] {
+  const outputs: [string, string][] = [
+    ['stdout', run.stdout],
+    ['stderr', run.stderr],
+    ...filesUnder(outDir).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
+  ];
+  const found: string[] = [];
+  for (const secret of secrets)
+    for (const form of secretForms(secret))
+      for (const [where, text] of outputs)
+        if (text.includes(form)) found.push(`${JSON.stringify(form)} (a form of a secret) in ${where}`);
+  return found;
+}
+
+/**
+ * Peak memory of a process and everything below it, sampled from /proc. Each process counts its
+ * proportional set size (PSS): pages the processes share (the node binary, its libraries) are
+ * split between them instead of counted once per process, as summing RSS would.
+ */
+function rssSampler(): { start(pid: number): void; stop(): number; readonly seen: Set<number> } {
+  let peak = 0;
+  const seen = new Set<number>();
+  let timer: NodeJS.Timeout | undefined;
+  const rssOf = (pid: number): number => {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      return match ? Number(match[1]) * 1024 : 0;
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    seen,
+    start(pid) {
+      timer = setInterval(() => {
+        const tree = [pid, ...descendantPids(pid)];
+        for (const p of tree) seen.add(p);
+        const total = tree.reduce((sum, p) => sum + rssOf(p), 0);
+        peak = Math.max(peak, total);
+      }, 50);
+    },
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+interface ChaosRun {
+  readonly run: CliRun;
+  readonly wallMs: number;
+  readonly outDir: string;
+  readonly report: { verdict: string; rules: { id: string; state: string }[] };
+  readonly peakRssBytes: number;
+  /** Processes of the run still alive 2 s after the CLI exited. */
+  readonly survivors: number[];
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'conformance-chaos-'));
+let runCount = 0;
+
+async function runAgainst(
+  profileText: string,
+  env: Record<string, string>,
+  args: readonly string[],
+  deadlineSeconds: number,
+): Promise<ChaosRun> {
+  const id = ++runCount;
+  const profileFile = join(workDir, `profile-${id}.yaml`);
+  writeFileSync(profileFile, profileText);
+  const outDir = join(workDir, `out-${id}`);
+  const sampler = rssSampler();
+  const started = Date.now();
+  const run = await runCli(
+    [
+      '--target',
+      profileFile,
+      '--deadline',
+      String(deadlineSeconds),
+      '--out',
+      outDir,
+      '--reporter',
+      'table',
+      '--reporter',
+      'json',
+      '--reporter',
+      'junit',
+      '--reporter',
+      'markdown',
+      ...args,
+    ],
+    {
+      env: { ...process.env, ...env },
+      timeoutMs: deadlineSeconds * 1000 + 30_000,
+      onStart: (child) => child.pid && sampler.start(child.pid),
+    },
+  );
+  const wallMs = Date.now() - started;
+  const peakRssBytes = sampler.stop();
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const survivors = [...sampler.seen].filter(isAlive);
+  const report = JSON.parse(
+    readFileSync(join(outDir, 'conformance-report.json'), 'utf8'),
+  ) as ChaosRun['report'];
+  return { run, wallMs, outDir, report, peakRssBytes, survivors };
+}
+
+const stateOf = (result: ChaosRun, rule: string) => result.report.rules.find((r) => r.id === rule)?.state;
+
+function expectCleanOutput(result: ChaosRun, secrets: readonly string[]): void {
+  expect(result.run.stderr, 'a stack trace on stderr').not.toMatch(STACK_TRACE);
+  expect(result.run.stdout, 'a stack trace on stdout').not.toMatch(STACK_TRACE);
+  expect(result.run.stderr).not.toMatch(/unexpected error/);
+  expect(leaks(secrets, result.run, result.outDir)).toEqual([]);
+  expect(result.survivors, 'processes of the run alive 2 s after the CLI exited').toEqual([]);
+}
+
+const staticSecrets = Object.values(TOKENS).flatMap((token) => [
+  token,
+  token.replace(/^svc_dev_key_/, 'svc_prod_key_'),
+  token.replace(/^svc_prod_key_/, 'svc_dev_key_'),
+]);
+
+const targets: HostileTarget[] = [];
+const stops: (() => Promise<void>)[] = [];
+
+/** A correct implementation of its own for each mode that proxies one, so no run consumes another's resources. */
+async function freshSandbox(): Promise<{ profile: TargetProfile; url: string; secrets: string[] }> {
+  const sandbox = await loadSandboxModule();
+  const profile = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
+  const running = await startSandboxTarget(profile, {});
+  stops.push(() => running.stop());
+  return { profile, url: running.baseUrl, secrets: profileSecrets(profile) };
+}
+
+afterAll(async () => {
+  await Promise.all([...targets.map((target) => target.close()), ...stops.map((stop) => stop())]);
+});
+
+async function hostile(mode: HostileMode, options: Parameters<typeof startHostileTarget>[1] = {}) {
+  const target = await startHostileTarget(mode, options);
+  targets.push(target);
+  return target;
+}
+
+describe.concurrent('chaos: hostile targets never get a green, a crash or a leak', () => {
+  it('hang: a target that never answers ends incomplete (exit 3) within the deadline', async () => {
+    const target = await hostile('hang');
+    const result = await runAgainst(
+      staticProfile(target.baseUrl, 'requestTimeoutMs: 10000'),
+      TOKENS,
+      ['--depth', '2'],
+      5,
+    );
+    expect(result.run.code).toBe(3);
+    expect(result.report.verdict).toBe('incomplete');
+    expect(result.wallMs).toBeLessThan(5_000 + WALL_BOUND_MS);
+    expect(result.run.stdout).toMatch(/Verdict: INCOMPLETE/);
+    expect(result.report.rules.some((r) => r.state === 'passed')).toBe(false);
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('reset: a target that drops every connection ends incomplete, naming the reset', async () => {
+    const target = await hostile('reset');
+    const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 30);
+    expect(result.run.code).toBe(3);
+    expect(result.run.stdout).toMatch(/connection reset by the server/);
+    expect(result.report.rules.some((r) => r.state === 'passed')).toBe(false);
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('drip: a body dripped byte by byte is cut at the deadline, not at the 600 s request timeout', async () => {
+    const target = await hostile('drip');
+    const result = await runAgainst(
+      staticProfile(target.baseUrl, 'requestTimeoutMs: 600000'),
+      TOKENS,
+      ['--depth', '2', '--rules', 'BILL-7,RESP-1'],
+      6,
+    );
+    expect(result.run.code).toBe(3);
+    expect(result.wallMs).toBeLessThan(6_000 + WALL_BOUND_MS);
+    expect(result.run.stdout).toMatch(/deadline/);
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('slow: a correct sandbox behind a proxy too slow for the deadline is incomplete, never passed', async () => {
+    const sandbox = await freshSandbox();
+    const target = await hostile('slow', { upstream: sandbox.url, latencyMs: 1_500 });
+    const { text, env } = sandboxProfileText(sandbox.profile, target.baseUrl);
+    const result = await runAgainst(text, env, ['--depth', '2', '--rules', 'WS-*,AUTH-*,ERR-2'], 6);
+    expect(result.run.code).toBe(3);
+    expect(result.report.verdict).toBe('incomplete');
+    expect(result.wallMs).toBeLessThan(6_000 + WALL_BOUND_MS);
+    expect(result.run.stdout).toMatch(/--deadline 6 s/);
+    expectCleanOutput(result, sandbox.secrets);
+  });
+
+  it('non-JSON: plain-text 200s fail RESP-1 (exit 1)', async () => {
+    const target = await hostile('non-json');
+    const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
+    expect(result.run.code).toBe(1);
+    expect(stateOf(result, 'RESP-1')).toBe('failed');
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('5xx everywhere: rules that need a success are never passed (RESP-3, ENUM-1 inconclusive)', async () => {
+    const target = await hostile('server-error');
+    const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
+    expect(result.run.code).toBe(1);
+    for (const rule of ['RESP-3', 'ENUM-1', 'SCOPE-2', 'POLICY-2', 'BILL-6', 'WS-3'])
+      expect(stateOf(result, rule), rule).not.toBe('passed');
+    expect(stateOf(result, 'RESP-3')).toBe('inconclusive');
+    expect(stateOf(result, 'ENUM-1')).toBe('inconclusive');
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('huge bodies: 1 GB answers fail their checks with a clear message; the run stays under 400 MB', async () => {
+    const target = await hostile('huge-body');
+    const result = await runAgainst(
+      staticProfile(target.baseUrl),
+      TOKENS,
+      ['--depth', '2', '--rules', 'RESP-1,BILL-7,ENUM-1,ERR-2'],
+      60,
+    );
+    expect(result.run.code).toBe(1);
+    expect(result.run.stdout).toMatch(/body larger than 1048576 bytes \(maxResponseBytes\)/);
+    expect(result.peakRssBytes).toBeGreaterThan(0);
+    expect(result.peakRssBytes).toBeLessThan(400 * 1024 * 1024);
+    console.info(
+      `chaos huge-body: peak memory (PSS) of the CLI's process tree ${(result.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('wrong content type: JSON served as text/html fails RESP-1', async () => {
+    const sandbox = await freshSandbox();
+    const target = await hostile('wrong-content-type', { upstream: sandbox.url });
+    const { text, env } = sandboxProfileText(sandbox.profile, target.baseUrl);
+    const result = await runAgainst(text, env, ['--depth', '2', '--rules', 'RESP-1'], 60);
+    expect(result.run.code).toBe(1);
+    expect(result.run.stdout).toMatch(/Content-Type is "text\/html/);
+    expectCleanOutput(result, sandbox.secrets);
+  });
+
+  it('redirects to another loopback address are not followed: no request (and no token) reaches it', async () => {
+    const witness = await startWitness('127.0.0.2');
+    const target = await hostile('redirect', { redirectTo: witness.origin });
+    try {
+      const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
+      expect(result.run.code).not.toBe(0);
+      expect(witness.hits).toEqual([]);
+      expect(result.report.rules.filter((r) => r.state === 'passed').map((r) => r.id)).not.toContain(
+        'RESP-3',
+      );
+      expectCleanOutput(result, staticSecrets);
+    } finally {
+      await witness.close();
+    }
+  });
+
+  it('429 with a day-long Retry-After ends incomplete at once, not after a day', async () => {
+    const target = await hostile('rate-limit-huge');
+    const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
+    expect(result.run.code).toBe(3);
+    expect(result.wallMs).toBeLessThan(30_000);
+    expect(result.run.stdout).toMatch(/429 Too Many Requests with Retry-After: 86400/);
+    expectCleanOutput(result, staticSecrets);
+  });
+
+  it('429 with a moderate Retry-After is waited out and the correct sandbox behind it passes', async () => {
+    const sandbox = await freshSandbox();
+    const target = await hostile('rate-limit-moderate', { upstream: sandbox.url });
+    const { text, env } = sandboxProfileText(sandbox.profile, target.baseUrl);
+    const result = await runAgainst(text, env, ['--depth', '2', '--rules', 'WS-1,AUTH-2,RESP-1'], 60);
+    expect(result.run.code).toBe(0);
+    expect(result.report.verdict).toBe('passed');
+    expect(target.requests.length).toBeGreaterThan(3);
+    expectCleanOutput(result, sandbox.secrets);
+  });
+
+  it('token echo: a target answering with the credentials it was sent leaks none of them', async () => {
+    const target = await hostile('token-echo');
+    const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '3'], 60);
+    expect(result.run.code).toBe(1);
+    expect(target.requests.length).toBeGreaterThan(20);
+    expectCleanOutput(result, staticSecrets);
+  });
+});

@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSecretRedactor, secretForms } from '../src/secrets/secretRedactor.js';
+
+/** Text a report could hold around a secret: JSON, XML, URLs, headers. */
+const surrounding = fc.string({ unit: 'binary-ascii', maxLength: 40 });
+const secret = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 64 });
+
+describe('secret redactor', () => {
+  it('property: no form (raw, URL-encoded, JSON/XML-escaped, base64) of any secret of any length survives', () => {
+    fc.assert(
+      fc.property(
+        fc.array(secret, { minLength: 1, maxLength: 3 }),
+        surrounding,
+        surrounding,
+        (secrets, before, after) => {
+          const redactor = createSecretRedactor(secrets);
+          const text = secrets
+            .flatMap((s) => secretForms(s).map((form) => `${before}${form}${after}`))
+            .join('\n');
+          const redacted = redactor.redact(text);
+          for (const s of secrets)
+            for (const form of secretForms(s)) expect(redacted.includes(form)).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks a secret inside a longer base64 text at any alignment (Basic credentials, encoded blobs)', () => {
+    const token = 'svc_dev_key_Qz7kP2';
+    const redactor = createSecretRedactor([token]);
+    for (const prefix of ['', 'u', 'us', 'user:'])
+      for (const suffix of ['', ':', ':pw', 'xyz']) {
+        const encoded = Buffer.from(`${prefix}${token}${suffix}`).toString('base64');
+        expect(redactor.redact(`Basic ${encoded}`)).not.toBe(`Basic ${encoded}`);
+      }
+  });
+
+  it('masks one-character secrets too, with a mask that cannot hide or rebuild them', () => {
+    const redactor = createSecretRedactor(['e', '[']);
+    const redacted = redactor.redact('{"state":"passed","list":[1]}');
+    expect(redacted).not.toContain('e');
+    expect(redacted).not.toContain('[');
+    expect(redacted).toContain('***');
+  });
+
+  it('learns secrets as they are added and leaves text without them untouched', () => {
+    const redactor = createSecretRedactor();
+    expect(redactor.redact('plain text')).toBe('plain text');
+    redactor.add('Rv7kQ9x');
+    expect(redactor.redact('revoked Rv7kQ9x here')).toBe('revoked [redacted] here');
+    expect(redactor.secrets).toEqual(['Rv7kQ9x']);
+  });
+});
