@@ -97,7 +97,6 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         : undefined;
     const path = log ? new URL(request.url).pathname : '';
     const timeoutMs = call?.timeoutMs ?? settings.timeoutMs;
-    const url = redact(request.url);
 
     for (let attempt = 1; ; attempt++) {
       // Aborted while the rules ran, the preflight ran, the body was read or a retry waited.
@@ -106,7 +105,14 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       let waitingFor: 'answer' | 'body' = 'answer';
       const timer = setTimeout(() => {
         controller.abort(
-          new RequestTimeoutError({ timeoutMs, method, url, attempts: attempt, waitingFor, idempotencyKey }),
+          new RequestTimeoutError({
+            timeoutMs,
+            method,
+            url: redact(request.url),
+            attempts: attempt,
+            waitingFor,
+            idempotencyKey,
+          }),
         );
       }, timeoutMs);
       const onCallerAbort = callerSignal && (() => controller.abort(callerSignal.reason));
@@ -147,7 +153,7 @@ export function createTransport(settings: TransportSettings): FetchFunction {
           if (timedOut) throw controller.signal.reason;
           throw new NetworkError({
             method,
-            url,
+            url: redact(request.url),
             attempts: attempt,
             causeDescription: describeThrown(thrown, redact),
             idempotencyKey,

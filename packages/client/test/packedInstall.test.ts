@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +14,10 @@ const bin = (name: string) => join(packageDir, 'node_modules', '.bin', name);
 
 // Issue 11 #8: the client installs outside this repository. Both workspace packages are packed
 // as they would be published (`pnpm pack` turns `workspace:*` into the version) and installed
-// with plain npm in an empty folder; openapi-fetch then comes from the npm registry.
+// with plain npm in an empty folder. Tests download nothing at run time, so the client's one
+// registry dependency (openapi-fetch, and its openapi-typescript-helpers) is packed from the
+// copy this workspace installed and handed to the same `npm install --offline`, which then
+// resolves every dependency from the given tarballs.
 let work: string;
 let tarballs: { types: string; client: string };
 let app: string;
@@ -27,18 +31,30 @@ beforeAll(async () => {
     return resolve(work, file);
   };
   tarballs = { types: await pack(join(packageDir, '..', 'types')), client: await pack(packageDir) };
+  const fromRegistry = await Promise.all(registryDependencyDirs().map((dir) => npmPack(dir, work)));
   app = join(work, 'app');
-  await run('mkdir', [app]);
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', tarballs.types, tarballs.client],
-    {
-      cwd: app,
-    },
-  );
+  await mkdir(app);
+  const install = ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  await run('npm', [...install, tarballs.types, tarballs.client, ...fromRegistry], { cwd: app });
   const sandbox = createSandbox({ profile: defaultSandboxProfile(), fault: undefined, variant: undefined });
   listening = await sandbox.listen(0);
 }, 240_000);
+
+/** Where this workspace installed openapi-fetch and its dependency (real directories). */
+function registryDependencyDirs(): string[] {
+  const packageOf = (from: string, name: string) =>
+    realpathSync(dirname(createRequire(join(from, 'package.json')).resolve(`${name}/package.json`)));
+  const fetchDir = packageOf(packageDir, 'openapi-fetch');
+  return [fetchDir, packageOf(fetchDir, 'openapi-typescript-helpers')];
+}
+
+/** `npm pack` of an installed package directory (no scripts: it is packed as published). */
+async function npmPack(dir: string, destination: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', destination, dir], {
+    cwd: destination,
+  });
+  return resolve(destination, stdout.trim().split('\n').at(-1) ?? '');
+}
 
 afterAll(async () => {
   await listening?.close();
@@ -73,6 +89,8 @@ describe('issue 11 #8: the packed client installs with plain npm and runs', () =
       readFileSync(join(app, 'node_modules', '@cloud-api', 'client', 'package.json'), 'utf8'),
     );
     expect(client.dependencies['@cloud-api/types']).toBe('0.1.0');
+    // The packed types satisfied that dependency: nothing else was fetched or nested.
+    expect(existsSync(join(app, 'node_modules', '@cloud-api', 'client', 'node_modules'))).toBe(false);
   });
 
   test('every source map of both installed packages points at files inside the package', () => {
