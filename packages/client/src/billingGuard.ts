@@ -91,7 +91,7 @@ export function billingGuard(settings: {
       };
     }
     const { status } = answer.response;
-    const requestId = requestIdOf(answer.response.headers);
+    const requestId = requestIdOf(answer.response.headers, settings.redact);
     if (!answer.response.ok) {
       return {
         reason: 'unavailable',

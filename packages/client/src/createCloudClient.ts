@@ -205,7 +205,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       path,
       status: response.status,
       headers: headerRecord(response.headers, redact),
-      requestId: requestIdOf(response.headers),
+      requestId: requestIdOf(response.headers, redact),
       idempotencyKey: context.idempotencyKey,
     };
   };
@@ -395,7 +395,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
           path,
           status: response.status,
           headers: headerRecord(response.headers, redact),
-          requestId: requestIdOf(response.headers),
+          requestId: requestIdOf(response.headers, redact),
         };
         if (!response.ok) {
           const bodyText =

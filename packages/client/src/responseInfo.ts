@@ -7,10 +7,11 @@ import type { Redactor } from './tokenRedaction.js';
  */
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id'] as const;
 
-export function requestIdOf(headers: Headers): string | undefined {
+/** The answer's request id, token removed (it goes into errors and log entries). */
+export function requestIdOf(headers: Headers, redact: Redactor): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
-    if (value !== null && value !== '') return value;
+    if (value !== null && value !== '') return redact(value);
   }
   return undefined;
 }

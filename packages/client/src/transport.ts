@@ -95,7 +95,7 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       light === undefined && maxAttempts > 1 && (request as Request).body !== null
         ? await (request as Request).arrayBuffer()
         : undefined;
-    const path = log ? new URL(request.url).pathname : '';
+    const path = log ? redact(new URL(request.url).pathname) : '';
     const timeoutMs = call?.timeoutMs ?? settings.timeoutMs;
 
     for (let attempt = 1; ; attempt++) {
@@ -174,7 +174,7 @@ export function createTransport(settings: TransportSettings): FetchFunction {
         continue;
       }
 
-      const requestId = log ? requestIdOf(response.headers) : undefined;
+      const requestId = log ? requestIdOf(response.headers, redact) : undefined;
       if (attempt < maxAttempts && response.status >= 429) {
         const delayMs = answerRetryDelayMs(retry, attempt, response);
         if (delayMs !== undefined) {

@@ -45,6 +45,20 @@ describe('what a caller gets after a failure', () => {
     expect(logs.find((l) => l.event === 'response')).toMatchObject({ status: 409, requestId: 'req-42' });
   });
 
+  test('a request id that echoes the token is redacted in errors and log entries', async () => {
+    const logs: ClientLogEntry[] = [];
+    const fetch = stubFetch(
+      () => new Response('{}', { status: 404, headers: { 'X-Request-Id': `req-${devToken}` } }),
+    );
+    const error = await client(fetch, { logger: (entry: ClientLogEntry) => logs.push(entry) })
+      .listBuckets()
+      .catch((e: unknown) => e);
+    expect((error as ApiError).requestId).toBe('req-[token redacted]');
+    expect(`${JSON.stringify(error)} ${(error as Error).message} ${JSON.stringify(logs)}`).not.toContain(
+      devToken,
+    );
+  });
+
   test('a create that got no answer exposes the key it used, so the caller can replay it without a duplicate', async () => {
     const fetch = stubFetch((sent) =>
       sent.path.endsWith('/billing/resource-eligibility') ? json(200, { allowed: true }) : networkFailure(),
