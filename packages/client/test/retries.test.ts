@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ApiError, createCloudClient, NetworkError } from '../src/index.js';
+import { ApiError, type CloudClient, createCloudClient, NetworkError } from '../src/index.js';
+
+type Client = CloudClient;
+
 import { backoffMs, resolveRetryOptions, retryAfterMs } from '../src/retryPolicy.js';
 import { devToken, environments, json, networkFailure, stubFetch } from './stubFetch.js';
 
@@ -108,6 +111,69 @@ describe('retries', () => {
       }),
     ).rejects.toBe(reason);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('which requests are retried, across operations and failures', () => {
+  type Failure = { readonly kind: 'network' } | { readonly kind: 'status'; readonly status: number };
+  const failure = fc.oneof(
+    fc.constant<Failure>({ kind: 'network' }),
+    fc.constantFrom(400, 401, 403, 404, 409, 429, 500, 501, 502, 503, 504).map<Failure>((status) => ({
+      kind: 'status',
+      status,
+    })),
+  );
+  const calls = [
+    { name: 'GET restore', safe: true, run: (c: Client) => c.getCloudVmSnapshotRestore('rst-1') },
+    { name: 'GET buckets', safe: true, run: (c: Client) => c.listBuckets() },
+    { name: 'DELETE GPU VM (keyed)', safe: true, run: (c: Client) => c.deleteGpuVm('gpu-1') },
+    {
+      name: 'PATCH NAT rule',
+      safe: false,
+      run: (c: Client) => c.updateNatPortForwardingRule(natRule, { note: 'n' }),
+    },
+    { name: 'POST enable backups', safe: false, run: (c: Client) => c.enableGpuVmBackups('gpu-1', {}) },
+    { name: 'DELETE reserved IP', safe: false, run: (c: Client) => c.releaseReservedIp('rip-1') },
+  ] as const;
+  const retryable = (f: Failure) => f.kind === 'network' || [429, 502, 503, 504].includes(f.status);
+
+  test('a call is retried exactly while it is safe to repeat and the failure is retryable, each attempt with the same key and bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...calls),
+        fc.array(failure, { minLength: 0, maxLength: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (call, failures, attempts) => {
+          const fetch = stubFetch((sent, i) => {
+            const f = failures[i];
+            if (f === undefined) {
+              return sent.method === 'DELETE' && sent.path.includes('reserved')
+                ? new Response(null, { status: 204 })
+                : json(sent.method === 'DELETE' ? 202 : 200, {});
+            }
+            return f.kind === 'network' ? networkFailure() : json(f.status, { detail: 'x' });
+          });
+          await call.run(client(fetch, { retry: { attempts, baseDelayMs: 0 } })).catch(() => undefined);
+          // Attempts go on while the answer is a retryable failure and attempts remain.
+          let expected = 1;
+          if (call.safe) {
+            while (
+              expected < attempts &&
+              failures[expected - 1] !== undefined &&
+              retryable(failures[expected - 1] as Failure)
+            ) {
+              expected++;
+            }
+          }
+          expect(fetch.sent).toHaveLength(expected);
+          const keys = new Set(fetch.sent.map((s) => s.headers.get('X-Idempotency-Key')));
+          const bodies = new Set(fetch.sent.map((s) => s.body));
+          expect(keys.size).toBe(1);
+          expect(bodies.size).toBe(1);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
