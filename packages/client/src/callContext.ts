@@ -16,14 +16,31 @@ export class CallContext {
   /** The `sku_code` the billing preflight asked about, for a billable create. */
   skuCode: string | undefined;
   #release: (() => void) | undefined;
+  #lostBody: ((thrown: unknown) => Error) | undefined;
 
   constructor(timeoutMs: number | undefined) {
     this.timeoutMs = timeoutMs;
   }
 
-  /** The transport hands over the armed timer of the attempt whose answer it returned. */
-  hold(release: () => void): void {
+  /**
+   * The transport hands over the armed timer of the attempt whose answer it returned, and the
+   * client error that a connection lost while the body is read stands for.
+   */
+  hold(release: () => void, lostBody: (thrown: unknown) => Error): void {
     this.#release = release;
+    this.#lostBody = lostBody;
+  }
+
+  /**
+   * What a call's failure stands for: while a held answer's body was being read, undici reports
+   * a lost connection as a bare `TypeError` ("terminated"); that becomes the client's
+   * `NetworkError`. Anything else (the caller's abort, the client's timeout) is returned as is.
+   * Call it before `settle()`.
+   */
+  failure(thrown: unknown): unknown {
+    return this.#release !== undefined && this.#lostBody !== undefined && thrown instanceof TypeError
+      ? this.#lostBody(thrown)
+      : thrown;
   }
 
   /** The body has been read (or the call failed): disarm the attempt's timer and listeners. */
@@ -51,6 +68,8 @@ export async function withCallContext<T>(
   const context = new CallContext(timeoutMs);
   try {
     return await run(context);
+  } catch (thrown) {
+    throw context.failure(thrown);
   } finally {
     context.settle();
   }

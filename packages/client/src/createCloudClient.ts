@@ -269,6 +269,8 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       const result = await send({ parseAs: 'text', signal: call?.signal ?? null, [CALL_CONTEXT]: context });
       const workspaceId = call?.workspaceId === undefined ? defaultWorkspaceId : String(call.workspaceId);
       return readAnswer<T>(operationId, result, hasBody, context, workspaceId);
+    } catch (thrown) {
+      throw context.failure(thrown);
     } finally {
       context.settle();
     }
@@ -385,6 +387,8 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
             signal: waitOptions.signal ?? null,
             [CALL_CONTEXT]: context,
           });
+        } catch (thrown) {
+          throw context.failure(thrown);
         } finally {
           context.settle();
         }

@@ -60,6 +60,8 @@ export function guardedApi(
     const context = new CallContext(timeoutMs);
     try {
       return await core.request(method, url, withCall(init, context));
+    } catch (thrown) {
+      throw context.failure(thrown);
     } finally {
       context.settle();
     }

@@ -210,7 +210,17 @@ export function createTransport(settings: TransportSettings): FetchFunction {
       waitingFor = 'body';
       if (call !== undefined) {
         // openapi-fetch reads the body next; the call disarms the timer once it has.
-        call.hold(release);
+        call.hold(
+          release,
+          (thrown) =>
+            new NetworkError({
+              method,
+              url: redact(request.url),
+              attempts: attempt,
+              causeDescription: `the connection was lost while the body was read (${describeThrown(thrown, redact)})`,
+              idempotencyKey,
+            }),
+        );
         return response;
       }
       try {
@@ -221,7 +231,15 @@ export function createTransport(settings: TransportSettings): FetchFunction {
           headers: response.headers,
         });
       } catch (thrown) {
-        throw callerSignal?.aborted ? callerSignal.reason : (controller.signal.reason ?? thrown);
+        if (callerSignal?.aborted) throw callerSignal.reason;
+        if (controller.signal.reason !== undefined) throw controller.signal.reason;
+        throw new NetworkError({
+          method,
+          url: redact(request.url),
+          attempts: attempt,
+          causeDescription: `the connection was lost while the body was read (${describeThrown(thrown, redact)})`,
+          idempotencyKey,
+        });
       } finally {
         release();
       }

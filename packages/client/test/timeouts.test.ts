@@ -1,6 +1,6 @@
 import type { Middleware } from 'openapi-fetch';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createCloudClient, RequestTimeoutError } from '../src/index.js';
+import { createCloudClient, NetworkError, RequestTimeoutError } from '../src/index.js';
 import { loopbackServer } from './loopbackServer.js';
 import { devToken, environments, hang, stubFetch } from './stubFetch.js';
 
@@ -82,6 +82,32 @@ describe('issue 11 #2: timeoutMs covers the body', () => {
       timeoutMs: 1000,
     });
     await expect(c.getCloudVmSnapshotRestore('rst-1')).resolves.toEqual({ restore_id: 'rst-1' });
+  });
+});
+
+describe('a connection lost while the body is read', () => {
+  test('is a NetworkError (not a bare TypeError) for helpers and raw calls, also with a middleware', async () => {
+    server = await loopbackServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"restore_id":');
+      setTimeout(() => response.destroy(), 20);
+    });
+    const c = createCloudClient({
+      token: devToken,
+      workspaceId: '1042',
+      environments: { development: server.baseUrl },
+      retry: { attempts: 1 },
+    });
+    for (const call of [
+      () => c.getCloudVmSnapshotRestore('rst-1'),
+      () => c.api.GET('/object-storage/buckets'),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as Error).message).toMatch(/connection was lost while the body was read/);
+    }
+    c.api.use({ onRequest: ({ request }) => new Request(request) });
+    await expect(c.listBuckets()).rejects.toBeInstanceOf(NetworkError);
   });
 });
 
