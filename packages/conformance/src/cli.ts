@@ -165,6 +165,8 @@ async function main(): Promise<number> {
       reporters: opts.reporter ?? ['table'],
       allowProduction: opts.allowProduction,
       deadlineMs: opts.deadline * 1000,
+      // The deadline counts from the moment the command was launched, start-up included.
+      deadlineFrom: Math.round(performance.timeOrigin),
       strict: opts.strict,
       redactor,
       signal: controller.signal,
@@ -195,6 +197,8 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
-// Whatever the run started and did not stop (a worker stuck in a read) must not outlive it.
+const exitCode = await main();
+// Whatever the run started and did not stop (a worker stuck in a read) must not outlive it, and
+// nothing left in the event loop (an idle keep-alive socket, a timer) may hold the exit back.
 killDescendants('SIGKILL');
+process.exit(exitCode);

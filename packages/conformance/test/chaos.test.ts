@@ -21,7 +21,12 @@ import { type CliRun, runCli } from './runCli.js';
  * any output.
  */
 
-const WALL_BOUND_MS = 8_000;
+/**
+ * How long past its deadline a run may live: cancelling, writing four reports and stopping the
+ * workers take about 1.5 s on a quiet machine; the rest is room for a loaded CI machine. Without
+ * the deadline fix these runs lived for the request timeout (10 s, 600 s) and exited 0.
+ */
+const WALL_BOUND_MS = 10_000;
 const STACK_TRACE = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
 
 /** Tokens of the profile, kept short on purpose: short secrets are the ones that used to leak. */
@@ -181,7 +186,6 @@ async function runAgainst(
   writeFileSync(profileFile, profileText);
   const outDir = join(workDir, `out-${id}`);
   const sampler = rssSampler();
-  const started = Date.now();
   const run = await runCli(
     [
       '--target',
@@ -206,7 +210,7 @@ async function runAgainst(
       onStart: (child) => child.pid && sampler.start(child.pid),
     },
   );
-  const wallMs = Date.now() - started;
+  const wallMs = run.lifetimeMs;
   const peakRssBytes = sampler.stop();
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const survivors = [...sampler.seen].filter(isAlive);

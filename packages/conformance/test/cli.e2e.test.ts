@@ -77,7 +77,8 @@ describe('conformance CLI', () => {
     ]);
     expect(code).toBe(0);
     const rules = report(out).rules;
-    expect(rules.map((r) => r.id)).toEqual(['WS-1', 'WS-2', 'WS-3', 'AUTH-2', 'RESP-1']);
+    expect(rules.map((r) => r.id)).toEqual(['WS-1', 'WS-2', 'WS-3', 'WS-4', 'WS-5', 'AUTH-2', 'RESP-1']);
+    expect(rules.find((r) => r.id === 'WS-4')?.state).toBe('passed');
     expect(rules.find((r) => r.id === 'AUTH-2')?.state).toBe('skipped');
     expect(rules.find((r) => r.id === 'AUTH-2')?.skipReasons[0]).toMatch(/^prism cannot check this rule: /);
     expect(rules.find((r) => r.id === 'WS-2')?.state).toBe('passed');

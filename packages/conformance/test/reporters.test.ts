@@ -100,7 +100,7 @@ describe('reports', () => {
     expect(outcome.verdict).toBe('incomplete');
     expect(exitCodeOf(outcome)).toBe(3);
     const table = renderTable(outcome);
-    expect(table).toMatch(/RESP-3\s+SHOULD\s+INCONCLUSIVE\s+no evidence: list buckets answered 500/);
+    expect(table).toMatch(/RESP-3\s+MUST\s+INCONCLUSIVE\s+no evidence: list buckets answered 500/);
     expect(table).toMatch(/WS-1\s+MUST\s+INCOMPLETE\s+not run: the run deadline/);
     expect(table).toMatch(/Verdict: INCOMPLETE — not a pass: the run deadline passed/);
     const xml = renderJunit(outcome);

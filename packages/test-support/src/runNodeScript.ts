@@ -5,6 +5,8 @@ export interface ScriptRun {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** Milliseconds from spawn to the process's exit (before its output pipes drained). */
+  readonly lifetimeMs: number;
 }
 
 export interface RunNodeScriptOptions {
@@ -31,6 +33,11 @@ export function runNodeScript(
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const spawnedAt = performance.now();
+    let exitedAt: number | undefined;
+    child.on('exit', () => {
+      exitedAt = performance.now();
+    });
     options.onStart?.(child);
     let stdout = '';
     let stderr = '';
@@ -50,7 +57,7 @@ export function runNodeScript(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, lifetimeMs: (exitedAt ?? performance.now()) - spawnedAt });
     });
   });
 }

@@ -64,6 +64,12 @@ export interface RunOptions {
   readonly shard?: string;
   /** Whole-run deadline; checks still running then are cancelled and reported. */
   readonly deadlineMs?: number;
+  /**
+   * When the deadline starts counting (ms since the epoch; default: now). The CLI passes its
+   * process start, so `--deadline 5` ends the process about 5 s after it was launched, however
+   * slow the start-up was.
+   */
+  readonly deadlineFrom?: number;
   readonly sandboxFault?: string;
   readonly sandboxVariant?: string;
   readonly print?: (text: string) => void;
@@ -299,7 +305,8 @@ class RuleResultsReporter implements Reporter {
       .conformanceVerdict;
     const durationMs = testCase.diagnostic()?.duration;
     const took = durationMs === undefined ? '' : ` (${(durationMs / 1000).toFixed(1)} s)`;
-    const state = verdict?.state ?? result.state;
+    // A check vitest never started (the run was cancelled) is reported as not run, never "pending".
+    const state = verdict?.state ?? (result.state === 'pending' ? 'not run' : result.state);
     this.progress(`${state.padEnd(7)} ${testCase.name}${took}${verdict ? `: ${verdict.reason}` : ''}`);
   }
   onTestRunEnd(
@@ -334,8 +341,11 @@ function notRunReason(state: {
   return 'the run stopped before this check';
 }
 
-/** Seconds the workers get past the deadline to report the checks their own deadline stopped. */
-const DEADLINE_GRACE_MS = 2_000;
+/**
+ * How long closing vitest's worker pool may take before the run stops waiting: the processes
+ * left are killed by the CLI, and the reports are already written.
+ */
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * The programmable core: resolves and starts the target, runs the property files with vitest,
@@ -400,7 +410,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       depth: replayFile?.depth ?? depth,
       seed: replay?.seed ?? seed,
       runDir: outDir,
-      deadlineAt: Date.now() + deadlineMs,
+      deadlineAt: (options.deadlineFrom ?? startedAt.getTime()) + deadlineMs,
       secrets: redactor.secrets,
       ...(replay ? { replay } : {}),
     };
@@ -440,11 +450,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           { logLevel: 'silent', cacheDir },
         ),
       );
-    // The workers stop sending at the deadline themselves; this stops whatever is left.
-    const deadline = setTimeout(() => {
-      deadlineReached = true;
-      void vitest?.cancelCurrentRun('keyboard-input');
-    }, deadlineMs + DEADLINE_GRACE_MS);
+    // At the deadline the workers abort the request in flight themselves; no new check starts.
+    const deadline = setTimeout(
+      () => {
+        deadlineReached = true;
+        void vitest?.cancelCurrentRun('keyboard-input');
+      },
+      Math.max(0, config.deadlineAt - Date.now()),
+    );
     try {
       // Interrupted while the target or vitest was starting: nothing to run, but still report.
       if (vitest && !options.signal?.aborted) await vitest.start();
@@ -518,7 +531,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     return { exitCode: exitCodeOf(outcome), outcome, outDir };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await vitest?.close().catch(() => undefined);
+    await Promise.race([
+      vitest?.close().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+    ]);
     await target.running?.stop().catch(() => undefined);
     rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -9,6 +9,18 @@ import { getSuite, ruleTest } from '../suite/suiteContext.js';
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
 
 /**
+ * A resource lives in the primary workspace: asked through another one, the document shows no
+ * status, so 403 (like 404) is a correct answer there, not a wrongful refusal.
+ */
+function resourceElsewhere(op: OperationEntry, workspace: string, primary: string, status: number): boolean {
+  return (
+    op.pathParameters.length > 0 &&
+    workspace !== primary &&
+    (status === 403 || status === 404 || status === 409)
+  );
+}
+
+/**
  * Evidence that access was granted: a success, or a 404/409 about a named resource (the target
  * looked it up, so it let the request through). A 5xx or another error shows nothing either way.
  */
@@ -60,7 +72,7 @@ ruleTest(
         );
         expectStatus(
           exchange,
-          notRefused,
+          (s) => notRefused(s) || resourceElsewhere(op, workspace, primary, s),
           `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
         );
         return grantedAccess(op, exchange.response.status);
@@ -126,7 +138,10 @@ ruleTest(
         );
         expectStatus(
           exchange,
-          (s) => is2xx(s) || (op.pathParameters.length > 0 && (s === 404 || s === 409)),
+          (s) =>
+            is2xx(s) ||
+            resourceElsewhere(op, workspace, primary, s) ||
+            (op.pathParameters.length > 0 && (s === 404 || s === 409)),
           `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
         );
         return grantedAccess(op, exchange.response.status);

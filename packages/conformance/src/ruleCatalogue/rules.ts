@@ -26,6 +26,8 @@ export interface RuleEntry {
 const ALL: readonly TargetKind[] = ['prism', 'sandbox', 'real'];
 const STATEFUL: readonly TargetKind[] = ['sandbox', 'real'];
 const PRISM_NO_TOKENS = 'Prism only checks that a bearer token is present; it knows no token values.';
+const WS_QUOTE_A =
+  'Query parameter `workspace_id` (string, required): positive numeric workspace ID; zero, negative and non-numeric values are rejected.';
 const PRISM_NO_STATE = 'Prism answers from the spec examples; it keeps no state and knows no resources.';
 
 export const rules: readonly RuleEntry[] = [
@@ -57,9 +59,31 @@ export const rules: readonly RuleEntry[] = [
       'Query parameter `workspace_id` (string, required): positive numeric workspace ID; zero, negative and non-numeric values are rejected.',
     ],
     latitude:
-      'On a workspace other than the one holding the resources, 404 (resource not found there) and 409 pass.',
+      'On a workspace other than the one holding the resources, 403 or 404 (the document gives no status for a resource asked through another workspace) and 409 pass for operations that name a resource; operations that name none must succeed.',
     targets: STATEFUL,
     whyNotPrism: 'Prism validates only the form; it cannot tell which workspaces belong to the organization.',
+  },
+  {
+    id: 'WS-4',
+    level: 'MUST',
+    title:
+      'Negative, zero and non-numeric forms of a real workspace_id are rejected, while the real one is served',
+    quotes: [
+      '`workspace_id` must be a positive number; zero, negative and non-numeric values are rejected.',
+      "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization.",
+    ],
+    latitude:
+      "Forms derived from the profile's own workspaces (`-1042`, `1042abc`, `abc1042`, `10 42`, `0`, `-0`), so a server that normalises the value cannot map them onto a workspace that does not exist. Any 4xx passes (A-WORKSPACE-ID-STATUS); the same request with the real ID must not be refused for its form.",
+    targets: ALL,
+  },
+  {
+    id: 'WS-5',
+    level: 'SHOULD',
+    title: 'Non-canonical spellings of a real workspace_id are not served as that workspace',
+    quotes: [WS_QUOTE_A],
+    latitude:
+      'Whether `+1042`, `01042`, ` 1042`, `1042.0`, `1.042e3`, `0x412` or full-width digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes.',
+    targets: ALL,
   },
   {
     id: 'AUTH-1',
@@ -128,7 +152,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'A token holding the scope and allowed the workspace is not refused with 401/403',
     quotes: ["A request outside the token's scopes or workspace policy returns 403."],
-    latitude: 'Answers other than 401/403 (2xx, 404, 409 on consumed resources) pass.',
+    latitude:
+      'Answers other than 401/403 (2xx, 404, 409 on consumed resources) pass; on a workspace other than the one holding the resources a 403 for an operation that names a resource passes too (no status is shown for a resource asked through another workspace). Only grants count as evidence.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
   },
@@ -148,9 +173,26 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'An entire-organization token may access any workspace of the organization',
     quotes: ['Entire organization | Token may access any workspace of the organization.'],
-    latitude: 'Resources live in the primary workspace, so 404 on the secondary one passes.',
+    latitude:
+      'Resources live in the primary workspace, so 403 or 404 (no status is shown for a resource asked through another workspace) and 409 pass for operations that name a resource; operations that name none must succeed on every workspace.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
+  },
+  {
+    id: 'ISO-1',
+    level: 'MUST',
+    title:
+      'A resource of one workspace, asked through another workspace of the organization, is never returned, changed, deleted or released',
+    quotes: [
+      "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization. Workspaces isolate resources (for example production, staging, development).",
+    ],
+    latitude:
+      'The status of a resource asked through the wrong workspace is not shown: 403 and 404 pass, never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: [
+      'resources (a restore, a NAT rule, GPU VMs or reserved IPs) and an identity that may use both workspaces',
+    ],
   },
   {
     id: 'ASYNC-1',
@@ -311,6 +353,47 @@ export const rules: readonly RuleEntry[] = [
       'Prism answers some malformed input with its own 5xx-free problem documents but also with examples; it is not an implementation.',
   },
   {
+    id: 'NEG-1',
+    level: 'MUST',
+    title: 'Request bodies the document rules out are refused with a 4xx and change nothing',
+    quotes: [
+      'JSON request and response bodies; `Content-Type: application/json` when a body is sent.',
+      '400 Bad Request | The request is invalid (listed for enable-backups and update-NAT-rule).',
+      '| protocol | enum | `tcp`, `udp` |',
+    ],
+    latitude:
+      'Generated from the spec\'s request schemas: malformed JSON, JSON that is not an object (array, string, number, true), a field of a type no reading of the document allows (an object or array for a scalar, text for an integer or a boolean), a value outside an enum. Any 4xx passes (A-ERROR-STATUS-UNLISTED). Lenient coercions some frameworks make (the string "2" for an integer, a number for a string, `null` for a body) are not generated. A refused PATCH must leave the NAT rule as it was.',
+    targets: STATEFUL,
+    whyNotPrism:
+      'Prism validates requests but answers from examples; it keeps no state to show that nothing changed.',
+    needs: ['mutations: true (bodies are sent to operations that change state when they accept)'],
+  },
+  {
+    id: 'NEG-2',
+    level: 'SHOULD',
+    title: 'Unknown and read-only fields in a NAT rule update are refused or ignored, never applied',
+    quotes: ['Body, every field optional (partial update):'],
+    latitude:
+      'The document is silent on fields outside the body table: a 4xx, or a 2xx that ignores them, passes; a record showing the sent value of a read-only field (status, ids, timestamps) fails.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'resources.natRules'],
+  },
+  {
+    id: 'STATE-1',
+    level: 'SHOULD',
+    title: 'Operations on a resource the run consumed are refused',
+    quotes: [
+      '409 Conflict | The request conflicts with the current resource state (listed for enable-backups, delete GPU VM, update NAT rule, release reserved IP).',
+      '404 Not Found | The resource was not found.',
+    ],
+    latitude:
+      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
+  },
+  {
     id: 'RESP-1',
     level: 'MUST',
     title: 'All responses are JSON; a success returns the resource itself',
@@ -328,11 +411,14 @@ export const rules: readonly RuleEntry[] = [
   },
   {
     id: 'RESP-3',
-    level: 'SHOULD',
-    title: 'Responses match the shapes the spec assumed where the document is silent',
-    quotes: ['A successful response returns the resource itself, not an envelope.'],
+    level: 'MUST',
+    title: 'A list is returned itself, as a JSON array, not wrapped in an envelope',
+    quotes: [
+      'All responses are JSON. A successful response returns the resource itself, not an envelope.',
+      '| List buckets | GET | /object-storage/buckets | object-storage.read | bucket list (shape of items: see Resources) |',
+    ],
     latitude:
-      'The bucket list is assumed to be a JSON array (A-BUCKET-LIST-ARRAY): a warning, never a failure.',
+      'The shape of a bucket is not shown: any items pass. An object wrapping the list (`{"items": [...]}`) is the envelope general rule 2 excludes (A-BUCKET-LIST-ARRAY).',
     targets: ALL,
   },
   {

@@ -3,11 +3,26 @@ import type { Exchange } from '../http/exchange.js';
 import { SkipSignal, type Suite } from './suiteContext.js';
 
 /**
- * The delete and the create that the ASYNC checks share: each consumes or creates something,
+ * The delete, the create and the release that several checks share: each consumes or creates something,
  * so it is sent once per run and every check reads the same answer.
  */
 let deleteOnce: Promise<{ exchange: Exchange; vmId: string }> | undefined;
 let createOnce: Promise<Exchange> | undefined;
+let releaseOnce: Promise<{ exchange: Exchange; ipId: string }> | undefined;
+
+/** The one release of the run: RESP-2 reads its answer, STATE-1 releases the same IP again. */
+export function acceptedRelease(suite: Suite): Promise<{ exchange: Exchange; ipId: string }> {
+  const ipId = suite.plan.releaseAccept;
+  if (!ipId) throw new SkipSignal('profile lists no resources.releasableReservedIpIds');
+  releaseOnce ??= suite.http
+    .send(
+      operationRequest(suite.operation('releaseReservedIp'), suite, 'probe', {
+        pathIds: { reserved_ip_id: ipId },
+      }),
+    )
+    .then((exchange) => ({ exchange, ipId }));
+  return releaseOnce;
+}
 
 export function acceptedDelete(suite: Suite): Promise<{ exchange: Exchange; vmId: string }> {
   const vmId = suite.plan.deleteAccept;

@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+
+/** A spelling of a real workspace ID other than the canonical one, named by how it was derived. */
+export interface WorkspaceForm {
+  readonly kind: string;
+  readonly value: string;
+}
+
+/**
+ * Forms no reading of the document makes a positive numeric ID (WS-4, MUST): a sign that makes
+ * the number negative, letters or separators added to it. A server that normalises the value
+ * (drops the sign, parses the leading digits) serves them as the real workspace.
+ */
+export function invalidFormsOf(id: string): WorkspaceForm[] {
+  const cut = Math.max(1, Math.floor(id.length / 2));
+  return [
+    { kind: 'negative', value: `-${id}` },
+    { kind: 'letters appended', value: `${id}abc` },
+    { kind: 'letters prepended', value: `abc${id}` },
+    { kind: 'space inside', value: `${id.slice(0, cut)} ${id.slice(cut)}` },
+    { kind: 'two IDs', value: `${id},${id}` },
+    { kind: 'fraction and letters', value: `${id}.5x` },
+  ];
+}
+
+const FULL_WIDTH_ZERO = 0xff10;
+
+/**
+ * Spellings a framework may read as the same number (WS-5, SHOULD; A-WORKSPACE-ID-CANONICAL-FORM):
+ * the document does not say whether they are "numeric", so serving them is a reading, not a fault.
+ */
+export function nonCanonicalFormsOf(id: string): WorkspaceForm[] {
+  const n = Number(id);
+  return [
+    { kind: 'plus sign', value: `+${id}` },
+    { kind: 'leading zero', value: `0${id}` },
+    { kind: 'leading space', value: ` ${id}` },
+    { kind: 'trailing space', value: `${id} ` },
+    { kind: 'decimal point', value: `${id}.0` },
+    { kind: 'fraction', value: `${id}.5` },
+    { kind: 'exponent', value: `${id.slice(0, 1)}.${id.slice(1) || '0'}e${id.length - 1}` },
+    { kind: 'hexadecimal', value: `0x${n.toString(16)}` },
+    {
+      kind: 'full-width digits',
+      value: [...id].map((d) => String.fromCodePoint(FULL_WIDTH_ZERO + Number(d))).join(''),
+    },
+  ];
+}
+
+/** One of `forms`, drawn so a shrunk counterexample names the kind of form it was. */
+export function formOf(forms: readonly WorkspaceForm[]): fc.Arbitrary<WorkspaceForm> {
+  return fc.constantFrom(...forms);
+}

@@ -1,0 +1,102 @@
+import type { OperationEntry } from '@cloud-api/spec';
+import fc from 'fast-check';
+import { operationRequest, usableOperations } from '../arbitraries/operationRequest.js';
+import { invalidFormsOf, nonCanonicalFormsOf, type WorkspaceForm } from '../arbitraries/workspaceForms.js';
+import type { Exchange } from '../http/exchange.js';
+import { type CaseVerdict, notApplicable, observed } from '../suite/caseVerdict.js';
+import { identityWith } from '../suite/identities.js';
+import { expectStatus, is2xx, is4xx, RuleViolation } from '../suite/ruleViolation.js';
+import { getSuite, type RuleTestContext, ruleTest, type Suite } from '../suite/suiteContext.js';
+
+interface FormCase {
+  readonly op: OperationEntry;
+  readonly workspace: string;
+  readonly token: string;
+  readonly form: WorkspaceForm;
+}
+
+/** Every (operation, profile workspace, form) an identity allowed on that workspace can send. */
+function formCases(suite: Suite, formsOf: (id: string) => WorkspaceForm[]): FormCase[] {
+  const { primary, secondary } = suite.profile.workspaces;
+  return usableOperations(suite, 'probe').flatMap((op) =>
+    [primary, secondary].flatMap((workspace) => {
+      const identity = identityWith(suite.profile, op.scope, workspace);
+      return identity
+        ? formsOf(workspace).map((form) => ({ op, workspace, token: identity.token, form }))
+        : [];
+    }),
+  );
+}
+
+/**
+ * The metamorphic relation: the derived form is refused while the real ID, in the same request,
+ * is granted. Without the grant a refusal shows nothing (a server refusing everything, or a
+ * resource that is not in that workspace, answers 4xx to both).
+ */
+async function checkForms(
+  t: RuleTestContext,
+  suite: Suite,
+  formsOf: (id: string) => WorkspaceForm[],
+): Promise<void> {
+  const cases = formCases(suite, formsOf);
+  if (cases.length === 0) return t.skip('profile has no identity allowed on its workspaces');
+  const controls = new Map<string, Promise<Exchange | undefined>>();
+  const control = (c: FormCase): Promise<Exchange | undefined> => {
+    const key = `${c.op.operationId} ${c.workspace}`;
+    let answer = controls.get(key);
+    if (!answer) {
+      // The real ID in a request that changes nothing: positive probes of consuming operations
+      // name a missing resource; a create is never sent as a control.
+      const positive = usableOperations(suite, 'positive').some((op) => op.operationId === c.op.operationId);
+      answer = positive
+        ? suite.http.send(
+            operationRequest(c.op, suite, 'positive', { token: c.token, workspaceId: c.workspace }),
+          )
+        : Promise.resolve(undefined);
+      controls.set(key, answer);
+    }
+    return answer;
+  };
+  await t.check(
+    fc.constantFrom(...cases),
+    async (c): Promise<CaseVerdict> => {
+      const exchange = await suite.http.send(
+        operationRequest(c.op, suite, 'probe', { token: c.token, workspaceId: c.form.value }),
+      );
+      if (is2xx(exchange.response.status))
+        throw new RuleViolation(
+          `${c.op.operationId} served workspace_id ${JSON.stringify(c.form.value)} (${c.form.kind} of workspace ${c.workspace}) with ${exchange.response.status}; it must be rejected, not read as ${c.workspace}`,
+          exchange,
+        );
+      expectStatus(
+        exchange,
+        is4xx,
+        `a 4xx for workspace_id ${JSON.stringify(c.form.value)} (${c.form.kind})`,
+      );
+      const real = await control(c);
+      if (!real) return notApplicable(`${c.op.operationId}: no request with the real ID changes nothing`);
+      if (!is2xx(real.response.status))
+        return notApplicable(
+          `${c.op.operationId} answered ${real.response.status} with the real workspace_id ${c.workspace} too`,
+        );
+      return observed;
+    },
+    { examples: cases },
+  );
+}
+
+ruleTest(
+  'WS-4',
+  'rejects negative and non-numeric forms of a real workspace_id that the real one is served with',
+  async (t) => {
+    await checkForms(t, getSuite(), invalidFormsOf);
+  },
+);
+
+ruleTest(
+  'WS-5',
+  'does not serve non-canonical spellings (+, leading zero, spaces, decimals, exponent, hex, full-width) as the workspace',
+  async (t) => {
+    await checkForms(t, getSuite(), nonCanonicalFormsOf);
+  },
+);
