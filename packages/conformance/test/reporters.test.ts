@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCoverage } from '../src/coverage/coverageReport.js';
 import { renderJunit } from '../src/reporters/junitReport.js';
 import {
   exitCodeOf,
@@ -20,6 +21,7 @@ function outcomeOf(
   const incompleteReasons = options.incomplete ?? [];
   return {
     verdict: verdictOf(totalsOf(rules), incompleteReasons, gate),
+    coverage: runCoverage([], []),
     incompleteReasons,
     gate,
     info: {

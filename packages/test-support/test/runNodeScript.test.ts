@@ -18,7 +18,13 @@ describe('runNodeScript', () => {
       'console.log(process.argv.slice(2).join(","), process.env.GREETING); console.error("to stderr"); process.exit(3);',
     );
     const run = await runNodeScript(file, ['a', 'b'], { env: { ...process.env, GREETING: 'hi' } });
-    expect(run).toEqual({ code: 3, signal: null, stdout: 'a,b hi\n', stderr: 'to stderr\n' });
+    expect(run).toEqual({
+      code: 3,
+      signal: null,
+      lifetimeMs: expect.any(Number),
+      stdout: 'a,b hi\n',
+      stderr: 'to stderr\n',
+    });
   });
 
   it('sends the signal once the program prints the text, and reports how it ended', async () => {

@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openApiJsonPath } from '@cloud-api/spec';
+import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { runCoverage } from '../coverage/coverageReport.js';
 import { jsonReport } from '../reporters/jsonReport.js';
 import { junitReport } from '../reporters/junitReport.js';
 import { markdownReport } from '../reporters/markdownReport.js';
@@ -474,7 +475,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       workerLost,
     });
     const redact = (text: string): string => redactor.redact(text);
-    const { tests, runErrors } = testOutcomes(collector.modules, redact, why);
+    const { tests, runErrors, coverage } = testOutcomes(collector.modules, redact, why);
     // Tests left out by --rules/--replay/--shard are not part of this run's report.
     const inSelection = (title: string): boolean => !namePattern || namePattern.test(title);
     const ranTests: TestOutcome[] = tests.filter((t) => inSelection(t.title));
@@ -525,6 +526,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         cleanup: redact(record.cleanup),
       })),
       totals,
+      coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
     };
     const context = reportContext(outDir, print, redactor);
     for (const name of reporterNames) reportWriters[name]?.write(outcome, context);

@@ -12,6 +12,8 @@ export interface TargetHttpOptions {
   readonly timeoutBreaker?: number;
   /** Largest response body read; a larger one fails the check (default DEFAULT_MAX_RESPONSE_BYTES). */
   readonly maxResponseBytes?: number;
+  /** Told of every exchange with the target (the coverage report reads them). */
+  readonly onExchange?: (exchange: Exchange) => void;
 }
 
 /** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
@@ -245,6 +247,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   }
 
   function remember(exchange: Exchange): void {
+    options.onExchange?.(exchange);
     log.push(exchange);
     if (log.length > 50) log.shift();
   }

@@ -106,13 +106,19 @@ ruleTest('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd enc
       return observed;
     },
     {
-      examples: withBody.flatMap((op) =>
-        ['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
+      examples: withBody.flatMap((op) => [
+        ...['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
           op,
           kind: 'malformed or non-object JSON',
           overrides: { body, contentType: 'application/json' },
         })),
-      ),
+        // "Content-Type: application/json when a body is sent": every body-taking operation meets the others.
+        ...['text/plain', 'application/x-www-form-urlencoded'].map((contentType) => ({
+          op,
+          kind: `a JSON body sent as ${contentType}`,
+          overrides: { body: '{}', contentType },
+        })),
+      ]),
     },
   );
 });

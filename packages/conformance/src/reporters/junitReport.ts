@@ -41,6 +41,10 @@ export function renderJunit(outcome: RunOutcome): string {
     out.push('    <properties>');
     out.push(`      <property name="run-verdict" value="${outcome.verdict}"/>`);
     out.push(`      <property name="rule-state" value="${rule.state}"/>`);
+    const pairs = outcome.coverage.responsePairs;
+    out.push(
+      `      <property name="coverage-response-pairs" value="${pairs.observed}/${pairs.documented}"/>`,
+    );
     out.push('    </properties>');
     for (const test of rule.tests) {
       out.push(

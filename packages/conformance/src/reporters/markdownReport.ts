@@ -1,3 +1,4 @@
+import { coverageLines } from '../coverage/coverageReport.js';
 import type { ReportWriter } from './reportWriter.js';
 import type { RunOutcome } from './runOutcome.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
@@ -25,6 +26,12 @@ export function renderMarkdown(outcome: RunOutcome): string {
       (rule) => `| ${rule.id} | ${rule.level} | ${ruleMark(rule)} | ${cell(ruleDetail(rule))} |`,
     ),
   ];
+  lines.push(
+    '',
+    ...coverageLines(outcome.coverage)
+      .map((line) => cell(line.trim()))
+      .map((line, i) => (i === 0 ? line : `- ${line}`)),
+  );
   const failures = outcome.tests.flatMap((test) => test.failures.map((failure) => ({ test, failure })));
   if (failures.length > 0) {
     lines.push('', '### Failures', '');

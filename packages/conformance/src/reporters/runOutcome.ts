@@ -1,4 +1,6 @@
 import type { TestModule } from 'vitest/node';
+import type { CoverageDelta } from '../coverage/coverageRecorder.js';
+import type { RunCoverage } from '../coverage/coverageReport.js';
 import { findRule, type RuleLevel, ruleIdOfTitle } from '../ruleCatalogue/index.js';
 import type { CheckVerdictMeta } from '../suite/caseVerdict.js';
 import type { FailureReport } from '../suite/failureReport.js';
@@ -86,6 +88,8 @@ export interface RunOutcome {
   readonly runErrors: readonly string[];
   readonly created: readonly CreatedRecord[];
   readonly totals: Totals;
+  /** Per operation: documented responses observed, request fields and enum values sent. */
+  readonly coverage: RunCoverage;
 }
 
 export interface Totals {
@@ -105,9 +109,10 @@ export function testOutcomes(
   modules: readonly TestModule[],
   redact: (text: string) => string,
   notRunReason: string,
-): { tests: TestOutcome[]; runErrors: string[] } {
+): { tests: TestOutcome[]; runErrors: string[]; coverage: CoverageDelta[] } {
   const tests: TestOutcome[] = [];
   const runErrors: string[] = [];
+  const coverage: CoverageDelta[] = [];
   for (const module of modules) {
     for (const error of module.errors())
       runErrors.push(redact(`${module.relativeModuleId}: ${error.message}`));
@@ -119,7 +124,9 @@ export function testOutcomes(
         conformanceVerdict?: CheckVerdictMeta;
         conformanceDeclaredSkip?: boolean;
         conformanceSkipped?: boolean;
+        conformanceCoverage?: CoverageDelta;
       };
+      if (meta.conformanceCoverage) coverage.push(meta.conformanceCoverage);
       const errors = (result.errors ?? []).map((e) => redact(e.message));
       const timedOut = errors.map((message) => TIMED_OUT.exec(message)).find(Boolean);
       let state: CheckState;
@@ -154,7 +161,7 @@ export function testOutcomes(
       });
     }
   }
-  return { tests, runErrors };
+  return { tests, runErrors, coverage };
 }
 
 /** A check the run never reached, for a report that lists every selected check. */

@@ -1,3 +1,4 @@
+import { coverageLines } from '../coverage/coverageReport.js';
 import type { ReportWriter } from './reportWriter.js';
 import type { RunOutcome } from './runOutcome.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
@@ -37,6 +38,7 @@ export function renderTable(outcome: RunOutcome): string {
     for (const item of outcome.created)
       lines.push(`  ${item.kind} ${item.id} (${item.rule}): ${item.cleanup}`);
   }
+  lines.push('', ...coverageLines(outcome.coverage));
   lines.push('', totalsLine(outcome), verdictLine(outcome));
   return lines.join('\n');
 }

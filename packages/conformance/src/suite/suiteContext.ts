@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { inject, test } from 'vitest';
+import { type CoverageRecorder, createCoverageRecorder } from '../coverage/coverageRecorder.js';
 import { TransportError } from '../http/exchange.js';
 import { createTargetHttp, type TargetHttp } from '../http/targetHttp.js';
 import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
@@ -25,6 +26,8 @@ export interface Suite {
   readonly validator: ResponseValidator;
   /** The run's one redaction source: everything this worker writes goes through it. */
   readonly redactor: SecretRedactor;
+  /** What the checks sent and saw of the spec, handed to the report check by check. */
+  readonly coverage: CoverageRecorder;
   /** The token of the broadest identity holding `scope` on the primary workspace. */
   fullToken(scope: string): string;
   operation(operationId: string): OperationEntry;
@@ -37,7 +40,9 @@ export function getSuite(): Suite {
   const config = inject('conformanceRun');
   const profile = config.profile;
   const validator = createResponseValidator();
+  const coverage = createCoverageRecorder(validator.operations);
   const http = createTargetHttp({
+    onExchange: (exchange) => coverage.record(exchange),
     baseUrl: profile.baseUrl,
     requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
     deadlineAt: config.deadlineAt,
@@ -52,6 +57,7 @@ export function getSuite(): Suite {
     operations: validator.operations,
     validator,
     redactor: createSecretRedactor([...config.secrets, ...profileSecrets(profile)]),
+    coverage,
     fullToken(scope) {
       const identity = identityWith(profile, scope, profile.workspaces.primary);
       if (!identity)
@@ -182,6 +188,8 @@ export function ruleTest(
       };
       let checksRun = 0;
       const withoutEvidence: string[] = [];
+      // Coverage is told check by check: whatever came before this check is not its own.
+      suite.coverage.drain();
       const t: RuleTestContext = {
         suite,
         rule: ruleId,
@@ -280,6 +288,7 @@ export function ruleTest(
       try {
         await body(t);
       } catch (error) {
+        meta.conformanceCoverage = suite.coverage.drain();
         if (error instanceof SkipSignal) skip(error.message);
         if (error instanceof InconclusiveSignal) {
           setVerdict({ state: 'inconclusive', reason: error.message });
@@ -297,6 +306,7 @@ export function ruleTest(
         if (error instanceof Error) error.message = redactor.redact(error.message);
         throw error;
       }
+      meta.conformanceCoverage = suite.coverage.drain();
       if (checksRun === 0) setVerdict({ state: 'inconclusive', reason: 'the check ran no case' });
       else if (withoutEvidence.length > 0)
         setVerdict({ state: 'inconclusive', reason: `no evidence: ${withoutEvidence.join('; ')}` });
