@@ -393,6 +393,47 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     expectCleanOutput(result, sandbox.secrets);
   });
 
+  it('token echo with tokens of every length from 1 to 64, with and without the prefix: no byte of any form leaks', async () => {
+    const target = await hostile('token-echo');
+    const lengths = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    // Deterministic, and distinct per token, so one token is never a part of another by chance.
+    const body = (length: number, salt: number) =>
+      Array.from({ length }, (_, i) => alphabet[(i * 7 + salt * 13 + length) % alphabet.length]).join('');
+    const env: Record<string, string> = {};
+    const identities = lengths.flatMap((length, index) => {
+      env[`CHAOS_LEN_BARE_${length}`] = body(length, index);
+      env[`CHAOS_LEN_PREFIXED_${length}`] = `svc_dev_key_${body(length, index + 50)}`;
+      return [
+        `  bare${length}: { token: "\${CHAOS_LEN_BARE_${length}}", scopes: all, workspaces: all }`,
+        `  prefixed${length}: { token: "\${CHAOS_LEN_PREFIXED_${length}}", scopes: [vm.read, vm.write], workspaces: all }`,
+      ];
+    });
+    const profileText = `name: chaos-lengths
+baseUrl: ${target.baseUrl}
+environment: development
+identities:
+${identities.join('\n')}
+workspaces: { primary: "1042", secondary: "1043" }
+resources: { restoreIds: [rst-1], natRules: [{ vpcId: vpc-1, natGatewayId: nat-1, ruleId: pfr-1 }], deletableGpuVmIds: [vm-1] }
+billing: { skuCode: cloud-vm-standard-2 }
+mutations: true
+`;
+    const result = await runAgainst(
+      profileText,
+      env,
+      ['--depth', '2', '--rules', 'AUTH-*,ENV-*,SCOPE-*,ASYNC-*,BILL-1,ERR-1,RESP-1,ISO-1'],
+      60,
+    );
+    expect(result.run.code).not.toBe(0);
+    expect(target.requests.length).toBeGreaterThan(20);
+    const secrets = Object.values(env).flatMap((token) => [
+      token,
+      token.replace(/^svc_dev_key_/, 'svc_prod_key_'),
+    ]);
+    expectCleanOutput(result, secrets);
+  });
+
   it('token echo: a target answering with the credentials it was sent leaks none of them', async () => {
     const target = await hostile('token-echo');
     const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '3'], 60);
