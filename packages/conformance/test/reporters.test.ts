@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { runCoverage } from '../src/coverage/coverageReport.js';
 import { renderJunit } from '../src/reporters/junitReport.js';
 import {
   exitCodeOf,
@@ -11,6 +10,7 @@ import {
   verdictOf,
 } from '../src/reporters/runOutcome.js';
 import { renderTable } from '../src/reporters/tableReport.js';
+import { runCoverage } from '../src/specCoverage/coverageReport.js';
 
 function outcomeOf(
   tests: TestOutcome[],

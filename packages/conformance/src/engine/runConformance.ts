@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { runCoverage } from '../coverage/coverageReport.js';
 import { jsonReport } from '../reporters/jsonReport.js';
 import { junitReport } from '../reporters/junitReport.js';
 import { markdownReport } from '../reporters/markdownReport.js';
@@ -26,6 +25,7 @@ import { tableReport } from '../reporters/tableReport.js';
 import { rules as catalogue, findRule, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
 import { type DeclaredCheck, declaredChecks } from '../ruleCatalogue/traceability.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
+import { runCoverage } from '../specCoverage/coverageReport.js';
 import type { ReplayCase, RunConfig } from '../suite/runConfig.js';
 import {
   loadProfileFile,

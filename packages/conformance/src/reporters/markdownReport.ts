@@ -1,4 +1,4 @@
-import { coverageLines } from '../coverage/coverageReport.js';
+import { coverageLines } from '../specCoverage/coverageReport.js';
 import type { ReportWriter } from './reportWriter.js';
 import type { RunOutcome } from './runOutcome.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';

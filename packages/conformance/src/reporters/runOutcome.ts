@@ -1,7 +1,7 @@
 import type { TestModule } from 'vitest/node';
-import type { CoverageDelta } from '../coverage/coverageRecorder.js';
-import type { RunCoverage } from '../coverage/coverageReport.js';
 import { findRule, type RuleLevel, ruleIdOfTitle } from '../ruleCatalogue/index.js';
+import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
+import type { RunCoverage } from '../specCoverage/coverageReport.js';
 import type { CheckVerdictMeta } from '../suite/caseVerdict.js';
 import type { FailureReport } from '../suite/failureReport.js';
 import type { TargetProfile } from '../targetProfile/index.js';

@@ -1,0 +1,89 @@
+import type { OperationEntry } from '@cloud-api/spec';
+import type { Exchange } from '../http/exchange.js';
+import { requestFields } from '../spec/requestSchemas.js';
+
+/** What one check sent and saw, in the words of the spec: operations, response keys, fields. */
+export interface CoverageDelta {
+  /** `[operationId, response key]`: the key the status matched (`404`, `4XX`, `default`). */
+  readonly responses: readonly (readonly [string, string])[];
+  /** `[operationId, dotted field path]` of every documented body field sent. */
+  readonly fields: readonly (readonly [string, string])[];
+  /** `[operationId, dotted field path, value]` of every documented enum value sent. */
+  readonly enumValues: readonly (readonly [string, string, string])[];
+}
+
+/** The spec response key a status falls under: the status itself, its range, or `default`. */
+export function responseKeyOf(op: OperationEntry, status: number): string | undefined {
+  const exact = String(status);
+  if (op.responseKeys.includes(exact)) return exact;
+  const range = `${exact[0]}XX`;
+  if (op.responseKeys.includes(range)) return range;
+  return op.responseKeys.includes('default') ? 'default' : undefined;
+}
+
+function routeMatcher(op: OperationEntry): RegExp {
+  const pattern = op.path
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${pattern}$`);
+}
+
+function valueAt(body: unknown, path: readonly string[]): unknown {
+  let current = body;
+  for (const key of path) {
+    if (!current || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export interface CoverageRecorder {
+  record(exchange: Exchange): void;
+  /** Everything recorded since the last drain. */
+  drain(): CoverageDelta;
+}
+
+/** Reads every exchange the suite has with the target and notes what it covers of the spec. */
+export function createCoverageRecorder(operations: readonly OperationEntry[]): CoverageRecorder {
+  const routes = operations.map((op) => ({ op, method: op.method.toUpperCase(), matcher: routeMatcher(op) }));
+  let responses = new Set<string>();
+  let fields = new Set<string>();
+  let enumValues = new Set<string>();
+  return {
+    record(exchange) {
+      const { request, response } = exchange;
+      const route = routes.find((r) => r.method === request.method && r.matcher.test(request.path));
+      if (!route) return;
+      const { op } = route;
+      const key = responseKeyOf(op, response.status);
+      if (key) responses.add(JSON.stringify([op.operationId, key]));
+      if (request.body === undefined) return;
+      let body: unknown;
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        return;
+      }
+      for (const field of requestFields(op.operationId)) {
+        const value = valueAt(body, field.path);
+        if (value === undefined) continue;
+        const name = field.path.join('.');
+        fields.add(JSON.stringify([op.operationId, name]));
+        if (field.enum?.includes(value))
+          enumValues.add(JSON.stringify([op.operationId, name, String(value)]));
+      }
+    },
+    drain() {
+      const delta: CoverageDelta = {
+        responses: [...responses].map((entry) => JSON.parse(entry) as [string, string]),
+        fields: [...fields].map((entry) => JSON.parse(entry) as [string, string]),
+        enumValues: [...enumValues].map((entry) => JSON.parse(entry) as [string, string, string]),
+      };
+      responses = new Set();
+      fields = new Set();
+      enumValues = new Set();
+      return delta;
+    },
+  };
+}
