@@ -113,7 +113,8 @@ async function main(): Promise<void> {
   const options = program.opts<CliOptions>();
   if (options.listFaults || options.listVariants) {
     if (options.listFaults)
-      for (const fault of faultCatalogue) console.log(`${fault.id}\t${fault.rule}\t${fault.description}`);
+      for (const fault of faultCatalogue)
+        console.log(`${fault.id}\t${fault.rule}\t${fault.mechanism}\t${fault.description}`);
     if (options.listVariants) {
       for (const variant of variantCatalogue)
         console.log(`${variant.id}\t${variant.gap}\t${variant.description}`);

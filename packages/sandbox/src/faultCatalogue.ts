@@ -1,67 +1,89 @@
-/** A deliberate defect that breaks exactly one rule of the API document (for mutation testing). */
+/**
+ * A deliberate defect (for mutation testing), modelled on how such a bug arises in a real server:
+ * `mechanism` names the cause, `rule` the rule of the API document it is expected to break.
+ */
 export interface FaultEntry {
   readonly id: string;
-  /** The rule ID (see the conformance rule catalogue) the fault breaks. */
+  /** The rule ID (see the conformance rule catalogue) the fault is expected to break. */
   readonly rule: string;
+  /**
+   * The bug's cause, in kebab-case (lenient-parse, missing-workspace-filter, wrong-default, ...).
+   * Faults sharing a mechanism are one kind of bug; a rule caught only by one kind is a blind spot
+   * waiting for the next kind, which is why the mutation runner counts mechanisms per rule.
+   */
+  readonly mechanism: string;
   readonly description: string;
 }
 
 /**
- * Every named fault. Each is a small switch in one code path of the sandbox; a conformance
- * suite with teeth fails `rule` (at least) when run against a sandbox started with the fault.
+ * Every named fault. Each is a small switch in the code path where such a bug would live (the
+ * workspace_id parser, a store lookup, the body reader...); a conformance suite with teeth fails
+ * at least one rule, and is expected to fail `rule`, against a sandbox started with the fault.
+ * The first 47 were written rule by rule; the ones after "realistic mechanisms" were written
+ * from the cause of the bug, and may break several rules or one that came later.
  */
 export const faultCatalogue = [
   // workspace_id
   {
     id: 'accept-missing-workspace-id',
+    mechanism: 'wrong-default',
     rule: 'WS-1',
     description:
       'A request without workspace_id is served in the primary workspace instead of being rejected.',
   },
   {
     id: 'accept-zero-workspace-id',
+    mechanism: 'missing-validation',
     rule: 'WS-2',
     description: 'workspace_id=0 (or 00, -0) is served in the primary workspace instead of being rejected.',
   },
   {
     id: 'accept-negative-workspace-id',
+    mechanism: 'missing-validation',
     rule: 'WS-2',
     description: 'A negative workspace_id is served in the primary workspace instead of being rejected.',
   },
   {
     id: 'accept-non-numeric-workspace-id',
+    mechanism: 'missing-validation',
     rule: 'WS-2',
     description: 'A non-numeric workspace_id (e.g. "abc", "1.5") is served in the primary workspace.',
   },
   // authentication
   {
     id: 'accept-missing-authorization',
+    mechanism: 'fail-open',
     rule: 'AUTH-1',
     description: 'A request without an Authorization header is served with full rights.',
   },
   {
     id: 'accept-basic-auth',
+    mechanism: 'lenient-parse',
     rule: 'AUTH-1',
     description:
       'Authorization: Basic is accepted: as the identity of a known token inside it (raw or base64, as user or password), else with full rights.',
   },
   {
     id: 'accept-raw-token',
+    mechanism: 'lenient-parse',
     rule: 'AUTH-1',
     description: 'An Authorization header holding a known token without the Bearer scheme is accepted.',
   },
   {
     id: 'accept-unknown-token',
+    mechanism: 'format-only-check',
     rule: 'AUTH-2',
     description: 'Any unknown token with the environment prefix is accepted with full rights.',
   },
   {
     id: 'accept-revoked-token',
+    mechanism: 'stale-cache',
     rule: 'AUTH-3',
     description: 'The revoked token is still accepted, with full rights.',
   },
   {
     id: 'accept-other-environment-token',
+    mechanism: 'missing-validation',
     rule: 'ENV-1',
     description:
       'The environment prefix is not checked: the other environment token, and a known token with the other prefix, are accepted.',
@@ -69,99 +91,118 @@ export const faultCatalogue = [
   // scopes
   {
     id: 'ignore-scope-check-resource-eligibility',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'The billing preflight does not check billing.read.',
   },
   {
     id: 'ignore-scope-list-buckets',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'List buckets does not check object-storage.read.',
   },
   {
     id: 'ignore-scope-create-cloud-vm',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Create cloud VM does not check vm.write.',
   },
   {
     id: 'ignore-scope-enable-gpu-vm-backups',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Enable GPU VM backups does not check vm.write.',
   },
   {
     id: 'ignore-scope-delete-gpu-vm',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Delete GPU VM does not check vm.write.',
   },
   {
     id: 'ignore-scope-get-cloud-vm-snapshot-restore',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Get cloud VM snapshot restore does not check vm.read.',
   },
   {
     id: 'ignore-scope-update-nat-port-forwarding-rule',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Update NAT port-forwarding rule does not check network.write.',
   },
   {
     id: 'ignore-scope-release-reserved-ip',
+    mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
     description: 'Release reserved IP does not check network.write.',
   },
   {
     id: 'preflight-requires-vm-write',
+    mechanism: 'wrong-constant',
     rule: 'BILL-5',
     description: 'The billing preflight requires vm.write instead of billing.read.',
   },
   {
     id: 'create-requires-billing-read',
+    mechanism: 'over-strict-check',
     rule: 'BILL-5',
     description: 'Create cloud VM requires billing.read in addition to vm.write.',
   },
   // workspace policies
   {
     id: 'ignore-workspace-policy',
+    mechanism: 'missing-authorization-check',
     rule: 'POLICY-1',
     description: 'A specific-workspaces token may access every workspace of the organization.',
   },
   {
     id: 'entire-organization-limited-to-primary',
+    mechanism: 'wrong-default',
     rule: 'POLICY-2',
     description: 'An entire-organization token gets 403 on every workspace but the primary one.',
   },
   // asynchronous operations
   {
     id: 'create-answers-201',
+    mechanism: 'wrong-status',
     rule: 'ASYNC-1',
     description: 'Create cloud VM answers 201 instead of 202 Accepted.',
   },
   {
     id: 'acceptance-missing-submitted-at',
+    mechanism: 'missing-field',
     rule: 'ASYNC-1',
     description: 'The 202 acceptance record has no submitted_at.',
   },
   {
     id: 'acceptance-status-queued',
+    mechanism: 'wrong-constant',
     rule: 'ASYNC-2',
     description: 'A freshly accepted operation reports status "queued" instead of "accepted".',
   },
   {
     id: 'acceptance-submitted-at-not-utc',
+    mechanism: 'local-timezone',
     rule: 'ASYNC-2',
     description: 'submitted_at is written with a +02:00 offset instead of UTC.',
   },
   {
     id: 'delete-acceptance-other-vm-id',
+    mechanism: 'wrong-variable',
     rule: 'ASYNC-3',
     description: "The delete's acceptance record names another vm_id than the VM in the path.",
   },
   // idempotency
   {
     id: 'idempotency-key-optional',
+    mechanism: 'missing-validation',
     rule: 'IDEM-1',
     description: 'Create and delete are accepted without X-Idempotency-Key.',
   },
   {
     id: 'ignore-idempotency-key',
+    mechanism: 'missing-lookup',
     rule: 'IDEM-2',
     description:
       'A replay with the same X-Idempotency-Key accepts a new operation (new record, second resource).',
@@ -169,99 +210,325 @@ export const faultCatalogue = [
   // billing
   {
     id: 'gateway-ignores-billing-decision',
+    mechanism: 'missing-authorization-check',
     rule: 'BILL-6',
     description: 'The gateway accepts a billable create in a workspace whose billing decision is denied.',
   },
   {
     id: 'preflight-allowed-as-string',
+    mechanism: 'wrong-serialisation',
     rule: 'BILL-7',
     description: 'The preflight decision carries allowed as the string "true"/"false" instead of a boolean.',
   },
   // errors
   {
     id: 'error-without-detail',
+    mechanism: 'wrong-field-name',
     rule: 'ERR-1',
     description: 'Error bodies carry `message` instead of `detail`.',
   },
   {
     id: 'error-detail-number',
+    mechanism: 'wrong-serialisation',
     rule: 'ERR-1',
     description: 'Error bodies carry the status code as a number in `detail`.',
   },
   {
     id: 'error-body-not-json',
+    mechanism: 'framework-default',
     rule: 'ERR-1',
     description: 'Error bodies are plain text (text/plain) instead of a JSON object.',
   },
   {
     id: 'unknown-restore-answers-200',
+    mechanism: 'placeholder-record',
     rule: 'ERR-2',
     description: 'Getting an unknown restore answers 200 with a placeholder record instead of 404.',
   },
   {
     id: 'unknown-reserved-ip-answers-204',
+    mechanism: 'idempotent-delete',
     rule: 'ERR-2',
     description: 'Releasing an unknown reserved IP answers 204 instead of 404.',
   },
   {
     id: 'malformed-json-answers-500',
+    mechanism: 'unhandled-exception',
     rule: 'ERR-3',
     description: 'A malformed JSON request body answers 500 instead of a 4xx.',
   },
   // responses
   {
     id: 'restore-in-envelope',
+    mechanism: 'envelope',
     rule: 'RESP-1',
     description: 'The restore record is wrapped in an envelope `{ "data": ... }` instead of returned itself.',
   },
   {
     id: 'backup-policy-missing-storage-backend',
+    mechanism: 'missing-field',
     rule: 'RESP-1',
     description: 'The backup policy record lacks the required storage_backend field.',
   },
   {
     id: 'success-content-type-text',
+    mechanism: 'wrong-header',
     rule: 'RESP-1',
     description: 'Successful JSON answers are labelled Content-Type: text/plain.',
   },
   {
     id: 'release-answers-200-with-body',
+    mechanism: 'wrong-status',
     rule: 'RESP-2',
     description: 'Releasing a reserved IP answers 200 with a JSON body instead of 204 with none.',
   },
   // NAT rule partial update
   {
     id: 'patch-resets-unsent-fields',
+    mechanism: 'replace-not-merge',
     rule: 'PATCH-1',
     description:
       'PATCH replaces the rule: fields not sent are blanked (empty strings, port 0, protocol tcp, enabled true).',
   },
   {
     id: 'patch-ignores-sent-fields',
+    mechanism: 'lost-write',
     rule: 'PATCH-1',
     description: 'PATCH answers 200 with the rule unchanged, ignoring the fields sent.',
   },
   // backup defaults
   {
     id: 'backup-default-retention-14',
+    mechanism: 'wrong-default',
     rule: 'BACKUP-1',
     description: 'Enable backups without retention_days applies 14 days instead of 7.',
   },
   {
     id: 'backup-default-window-60',
+    mechanism: 'wrong-default',
     rule: 'BACKUP-1',
     description: 'Enable backups without a schedule window applies window_minutes 60 instead of 30.',
   },
   // enums
   {
     id: 'nat-rule-status-extra-value',
+    mechanism: 'unmapped-internal-state',
     rule: 'ENUM-1',
     description: 'NAT rule records report status "active", a value outside the documented enum.',
   },
   {
     id: 'restore-status-extra-value',
+    mechanism: 'unmapped-internal-state',
     rule: 'ENUM-1',
     description: 'Restore records report status "completed", a value outside the documented enum.',
+  },
+  // ---- realistic mechanisms (issue 14): written from the bug's cause, not from a rule ----
+  // workspace_id parsing
+  {
+    id: 'workspace-id-parse-int',
+    rule: 'WS-4',
+    mechanism: 'lenient-parse',
+    description:
+      'workspace_id is read with parseInt: its leading digits count, so "1042abc", "1042.9" and "1042,7" are served as workspace 1042.',
+  },
+  {
+    id: 'workspace-id-number-coercion',
+    rule: 'WS-5',
+    mechanism: 'number-coercion',
+    description:
+      'workspace_id is read with Number(): " 1042", "+1042", "01042", "1042.0", "1.042e3" and "0x412" are served as workspace 1042.',
+  },
+  {
+    id: 'workspace-id-sign-dropped',
+    rule: 'WS-4',
+    mechanism: 'sign-dropped',
+    description:
+      'workspace_id goes through Math.abs(Number(value)): "-1042" is served as workspace 1042 (and the spellings Number() reads, such as "+1042").',
+  },
+  {
+    id: 'workspace-id-or-default',
+    rule: 'WS-1',
+    mechanism: 'falsy-default',
+    description:
+      'workspace_id is Number(value) || the default workspace: a missing, empty, zero or non-numeric value is served in the primary workspace.',
+  },
+  {
+    id: 'workspace-id-bigint-throws',
+    rule: 'WS-2',
+    mechanism: 'unhandled-exception',
+    description:
+      'workspace_id is read with BigInt(), which throws on "1.5", "abc" or "1042abc"; the generic error handler answers 500.',
+  },
+  // resource lookups: the workspace filter
+  {
+    id: 'restore-lookup-ignores-workspace',
+    rule: 'ISO-1',
+    mechanism: 'missing-workspace-filter',
+    description:
+      'Get restore finds the restore by id alone: a restore of one workspace is returned through another workspace of the organization.',
+  },
+  {
+    id: 'nat-rule-update-ignores-workspace',
+    rule: 'ISO-1',
+    mechanism: 'missing-workspace-filter',
+    description:
+      'Update NAT rule finds the rule by its path ids alone: a rule of one workspace is changed through another workspace.',
+  },
+  {
+    id: 'gpu-vm-lookup-ignores-workspace',
+    rule: 'ISO-1',
+    mechanism: 'missing-workspace-filter',
+    description:
+      'The GPU VM lookup that delete and enable-backups share finds the VM by id alone: a VM of one workspace is deleted, or gets backups, through another.',
+  },
+  {
+    id: 'reserved-ip-release-ignores-workspace',
+    rule: 'ISO-1',
+    mechanism: 'missing-workspace-filter',
+    description:
+      'Release reserved IP finds the IP by id alone: an IP of one workspace is released through another.',
+  },
+  {
+    id: 'nat-rule-checked-against-organization',
+    rule: 'ISO-1',
+    mechanism: 'tenant-check-at-organization-level',
+    description:
+      "Update NAT rule checks the rule's organization instead of its workspace: any workspace of the organization may change it.",
+  },
+  // request bodies
+  {
+    id: 'nat-rule-protocol-not-validated',
+    rule: 'NEG-1',
+    mechanism: 'missing-validation',
+    description:
+      'The PATCH body is validated against a partial schema that lost the protocol enum: "icmp" is accepted and stored.',
+  },
+  {
+    id: 'body-spread-into-object',
+    rule: 'NEG-1',
+    mechanism: 'unsafe-spread',
+    description:
+      'Every JSON body is copied with {...body} before validation: an array becomes an object of its indexes, a number, true or null an empty object, and is accepted.',
+  },
+  {
+    id: 'preflight-skips-validation',
+    rule: 'NEG-1',
+    mechanism: 'validation-skipped-on-route',
+    description:
+      'The billing preflight route, which "only reads", was registered without its body schema: sku_code 7, an object, an array or a string body are answered 200.',
+  },
+  {
+    id: 'non-object-body-crashes',
+    rule: 'ERR-3',
+    mechanism: 'type-confusion',
+    description:
+      'The body check uses the `in` operator on whatever JSON arrived: a string or number body throws a TypeError, answered 500.',
+  },
+  {
+    id: 'malformed-json-read-as-empty',
+    rule: 'NEG-1',
+    mechanism: 'swallowed-error',
+    description:
+      'A body JSON.parse cannot read is caught and replaced by {}: malformed JSON is accepted as an empty body.',
+  },
+  // lists
+  {
+    id: 'bucket-list-paginated',
+    rule: 'RESP-3',
+    mechanism: 'pagination-envelope',
+    description: 'The bucket list is wrapped for pagination: {"items": [...], "next": null}.',
+  },
+  {
+    id: 'bucket-list-serialised-from-set',
+    rule: 'RESP-3',
+    mechanism: 'wrong-serialisation',
+    description: 'The buckets are kept in a Set and serialised as such: the list answers {}.',
+  },
+  {
+    id: 'bucket-list-region-lookup-crash',
+    rule: 'ENV-2',
+    mechanism: 'null-dereference',
+    description:
+      "List buckets reads each bucket's region from a region table that lacks eu-fra-1: a TypeError, answered 500.",
+  },
+  {
+    id: 'api-mounted-twice',
+    rule: 'ENV-2',
+    mechanism: 'wrong-mount-path',
+    description:
+      'The router, whose paths already start with /v1, is mounted under /v1 again: the API answers under /v1/v1 and /v1 is 404.',
+  },
+  // tokens, scopes and workspace policies
+  {
+    id: 'unknown-token-anonymous-fallback',
+    rule: 'AUTH-2',
+    mechanism: 'anonymous-fallback',
+    description:
+      'A token the lookup does not find falls back to an anonymous caller holding every read scope, instead of 401.',
+  },
+  {
+    id: 'revocation-checked-on-writes-only',
+    rule: 'AUTH-3',
+    mechanism: 'check-on-writes-only',
+    description: 'The revocation list is checked by the write guard only: a revoked token still reads (GET).',
+  },
+  {
+    id: 'token-lookup-strips-prefix',
+    rule: 'ENV-1',
+    mechanism: 'prefix-stripped-lookup',
+    description:
+      'Tokens are looked up by their secret after the environment prefix: a token of this environment sent with the other prefix is accepted.',
+  },
+  {
+    id: 'policy-checked-on-writes-only',
+    rule: 'POLICY-1',
+    mechanism: 'check-on-writes-only',
+    description:
+      'The workspace policy is checked by the write guard only: a specific-workspaces token reads (GET) every workspace.',
+  },
+  // idempotency
+  {
+    id: 'idempotency-key-generated-when-missing',
+    rule: 'IDEM-1',
+    mechanism: 'wrong-default',
+    description:
+      'A missing X-Idempotency-Key is replaced by a generated one: create and delete without the header are accepted.',
+  },
+  // responses and records
+  {
+    id: 'release-forgets-status',
+    rule: 'RESP-2',
+    mechanism: 'framework-default',
+    description: 'Release ends the response without setting a status: 200 with an empty body instead of 204.',
+  },
+  {
+    id: 'restore-target-mode-enum-key',
+    rule: 'ENUM-1',
+    mechanism: 'wrong-serialisation',
+    description:
+      'Restore records serialise target_mode by the internal enum key ("NEW_VM") instead of its value ("new_vm").',
+  },
+  {
+    id: 'backup-enable-upserts',
+    rule: 'BACKUP-1',
+    mechanism: 'upsert-instead-of-insert',
+    description:
+      'Enable backups upserts: a second enable replaces the policy (200 with a new policy_id) instead of 409 or the existing policy.',
+  },
+  // state
+  {
+    id: 'released-ip-soft-delete-not-filtered',
+    rule: 'STATE-1',
+    mechanism: 'soft-delete-not-filtered',
+    description:
+      'Released IPs are soft-deleted (kept as "released") and the lookup does not filter them: releasing one again answers 204.',
+  },
+  {
+    id: 'nat-rule-mass-assignment',
+    rule: 'NEG-2',
+    mechanism: 'mass-assignment',
+    description:
+      'PATCH copies the whole body onto the rule: read-only fields (status, ids, timestamps, workspace_id) and unknown fields are applied.',
   },
 ] as const satisfies readonly FaultEntry[];
 

@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isFaultId } from './faultCatalogue.js';
+import { type FaultId, isFaultId } from './faultCatalogue.js';
 import { rememberAnswer, replayFor, requestFingerprint } from './idempotency.js';
 import { type JsonBodyLimits, readJsonBody } from './jsonBodyReader.js';
 import { errorResult, type OperationResult } from './operationResult.js';
 import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
 import { type ParsedQuery, parseQueryString } from './queryString.js';
+import { type BodyCheck, bodyCheckFor, preparedBody } from './requestBodyCheck.js';
 import type { ResponseWriter } from './responseWriter.js';
 import { RouteTable } from './routeTable.js';
-import { describeSchemaError, type OperationContract, type ParameterContract } from './specContract.js';
+import type { OperationContract, ParameterContract } from './specContract.js';
 import type { Caller, TokenAuthenticator } from './tokenAuthenticator.js';
 import type { WorkspaceGate } from './workspaceGate.js';
 
@@ -20,6 +22,8 @@ interface Route {
   readonly workspaceParameter: ParameterContract;
   readonly idempotencyParameter: ParameterContract | undefined;
   readonly pathParameters: readonly ParameterContract[];
+  /** The body check (the spec's request schema, unless a fault changed it); none without a body. */
+  readonly checkBody: BodyCheck | undefined;
 }
 
 export interface PipelineDependencies {
@@ -81,7 +85,10 @@ export function createRequestListener(
       const raw = req.headers[keyParameter.key];
       const value = Array.isArray(raw) ? raw.join(', ') : raw;
       if (value === undefined) {
-        if (behaviour.fault !== 'idempotency-key-optional') {
+        if (behaviour.fault === 'idempotency-key-generated-when-missing') {
+          // "Every request gets a key": a generated one makes the retry a new request.
+          idempotencyKey = randomUUID();
+        } else if (behaviour.fault !== 'idempotency-key-optional') {
           return errorResult(
             400,
             `Missing ${keyParameter.name} header: this operation requires one. Send a new UUID per request and the same one when retrying it.`,
@@ -104,7 +111,7 @@ export function createRequestListener(
   };
 
   const authorise = (route: Route, req: IncomingMessage): Caller | OperationResult => {
-    const outcome = authenticator.authenticate(req.headers.authorization);
+    const outcome = authenticator.authenticate(req.headers.authorization, req.method === 'GET');
     if (!outcome.ok) return errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
     for (const scope of route.requiredScopes) {
       if (!outcome.caller.hasScope(scope)) {
@@ -184,14 +191,14 @@ export function createRequestListener(
       writer.send(res, 'kind' in checked ? checked : (caller as OperationResult));
       return;
     }
-    const refusal = workspaces.refusal(caller, checked.workspaceId);
+    const refusal = workspaces.refusal(caller, checked.workspaceId, method === 'GET');
     if (refusal) {
       writer.sendError(res, 403, refusal);
       return;
     }
 
-    const validateBody = route.contract.validateBody;
-    if (!validateBody) {
+    const checkBody = route.checkBody;
+    if (!checkBody) {
       writer.send(res, execute(route, req, pathname, caller, checked, match.pathParameters, undefined));
       return;
     }
@@ -199,7 +206,12 @@ export function createRequestListener(
     const checkedParameters = checked;
     readJsonBody(req, deps.bodyLimits, (outcome) => {
       try {
-        if (!outcome.ok) {
+        let parsed: unknown;
+        if (outcome.ok) parsed = outcome.value;
+        else if (outcome.malformedJson && behaviour.fault === 'malformed-json-read-as-empty') {
+          // try { JSON.parse(text) } catch { body = {} }: the parse error is swallowed.
+          parsed = {};
+        } else {
           if (outcome.malformedJson && behaviour.fault === 'malformed-json-answers-500') {
             writer.sendError(res, 500, 'Internal Server Error');
             return;
@@ -207,25 +219,15 @@ export function createRequestListener(
           writer.sendError(res, outcome.status, outcome.detail);
           return;
         }
-        if (!validateBody(outcome.value)) {
-          writer.sendError(
-            res,
-            400,
-            `Invalid request body: ${describeSchemaError(validateBody.errors, 'the body')}.`,
-          );
+        const body = preparedBody(parsed, behaviour.fault);
+        const problem = checkBody(body);
+        if (problem !== undefined) {
+          writer.sendError(res, 400, problem);
           return;
         }
         writer.send(
           res,
-          execute(
-            route,
-            req,
-            pathname,
-            authorisedCaller,
-            checkedParameters,
-            match.pathParameters,
-            outcome.value,
-          ),
+          execute(route, req, pathname, authorisedCaller, checkedParameters, match.pathParameters, body),
         );
       } catch (error) {
         fail(res, error);
@@ -244,7 +246,10 @@ export function createRequestListener(
 
 function buildRouteTable(deps: PipelineDependencies): RouteTable<Route> {
   const fault = deps.services.behaviour.fault;
-  const table = new RouteTable<Route>(API_BASE_PATH);
+  // The api-mounted-twice fault: a router whose paths already carry /v1, mounted under /v1.
+  const table = new RouteTable<Route>(
+    fault === 'api-mounted-twice' ? `${API_BASE_PATH}${API_BASE_PATH}` : API_BASE_PATH,
+  );
   for (const contract of deps.contract.operations) {
     const handler = deps.handlers[contract.operationId];
     if (!handler) throw new Error(`The sandbox has no handler for ${contract.operationId}`);
@@ -260,13 +265,14 @@ function buildRouteTable(deps: PipelineDependencies): RouteTable<Route> {
         ? contract.parameters.find((p) => p.in === 'header' && p.key === 'x-idempotency-key')
         : undefined,
       pathParameters: contract.parameters.filter((p) => p.in === 'path'),
+      checkBody: bodyCheckFor(contract, fault),
     });
   }
   return table;
 }
 
 /** The SCOPE-1 and BILL-5 faults change which scopes one operation asks for. */
-function requiredScopes(contract: OperationContract, fault: string | undefined): readonly string[] {
+function requiredScopes(contract: OperationContract, fault: FaultId | undefined): readonly string[] {
   const ignoreFault = `ignore-scope-${contract.operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   if (!isFaultId(ignoreFault)) throw new Error(`No scope fault ${ignoreFault} for ${contract.operationId}`);
   if (fault === ignoreFault) return [];

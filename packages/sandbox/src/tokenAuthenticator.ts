@@ -28,6 +28,9 @@ export class TokenAuthenticator {
     workspaces: 'all',
   });
 
+  /** What a lookup miss falls back to under the anonymous-fallback fault: every read scope. */
+  private readonly anonymousCaller: Caller;
+
   constructor(
     profile: SandboxProfile,
     private readonly environment: SandboxEnvironment,
@@ -38,6 +41,12 @@ export class TokenAuthenticator {
       this.callers.set(identity.token, toCaller(name, identity));
     this.revoked = profile.revokedToken;
     this.otherEnvironmentToken = profile.otherEnvironmentToken;
+    this.anonymousCaller = {
+      identityName: 'anonymous',
+      policy: 'entire-organization',
+      hasScope: (scope) => scope.endsWith('.read'),
+      policyAllows: () => true,
+    };
   }
 
   private get ownPrefix(): string {
@@ -48,7 +57,10 @@ export class TokenAuthenticator {
     return this.environment === 'development' ? 'production' : 'development';
   }
 
-  authenticate(header: string | undefined): AuthenticationOutcome {
+  /**
+   * `safeMethod` (GET) matters only to the fault whose revocation check lives in the write guard.
+   */
+  authenticate(header: string | undefined, safeMethod = false): AuthenticationOutcome {
     const fault = this.behaviour.fault;
     if (header === undefined || header.trim() === '') {
       if (fault === 'accept-missing-authorization') return { ok: true, caller: this.faultBypassCaller };
@@ -69,14 +81,19 @@ export class TokenAuthenticator {
         detail: 'Malformed Authorization header: the Bearer token must be one non-empty word.',
       };
     }
-    return this.resolveToken(token);
+    return this.resolveToken(token, safeMethod);
   }
 
-  private resolveToken(token: string): AuthenticationOutcome {
+  private resolveToken(token: string, safeMethod: boolean): AuthenticationOutcome {
     const fault = this.behaviour.fault;
     const own = this.ownPrefix;
     const other = this.prefixes[this.otherEnvironment];
     if (!token.startsWith(own)) {
+      if (fault === 'token-lookup-strips-prefix' && token.startsWith(other)) {
+        // The key store is indexed by the secret after the prefix, so the prefix is never compared.
+        const twin = this.callers.get(own + token.slice(other.length));
+        if (twin) return { ok: true, caller: twin };
+      }
       if (fault === 'accept-other-environment-token') {
         if (token === this.otherEnvironmentToken) return { ok: true, caller: this.faultBypassCaller };
         if (token.startsWith(other)) {
@@ -96,12 +113,15 @@ export class TokenAuthenticator {
     if (caller) return { ok: true, caller };
     if (token === this.revoked) {
       if (fault === 'accept-revoked-token') return { ok: true, caller: this.faultBypassCaller };
+      if (fault === 'revocation-checked-on-writes-only' && safeMethod)
+        return { ok: true, caller: this.faultBypassCaller };
       return {
         ok: false,
         detail: 'This API token has been revoked; create a new token in the management portal.',
       };
     }
     if (fault === 'accept-unknown-token') return { ok: true, caller: this.faultBypassCaller };
+    if (fault === 'unknown-token-anonymous-fallback') return { ok: true, caller: this.anonymousCaller };
     return { ok: false, detail: 'Invalid API token: it is unknown or has expired.' };
   }
 

@@ -51,6 +51,15 @@ export const variantCatalogue = [
     description:
       'A released reserved IP stays known in state "released": releasing it again answers 409 instead of 404.',
   },
+  {
+    id: 'cross-workspace-resource-403',
+    // No status is shown for a resource asked through another workspace of the organization: the
+    // resource is not found there (404) and the request may not use the resource's workspace (403);
+    // A-CHECK-ORDER lets a request that meets two refusals get either.
+    gap: 'A-CHECK-ORDER',
+    description:
+      'A resource that exists in another workspace of the organization answers 403 (that workspace may not be used through this one) instead of 404.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

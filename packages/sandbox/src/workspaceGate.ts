@@ -36,6 +36,10 @@ export class WorkspaceGate {
     duplicated: boolean,
   ): WorkspaceFormOutcome {
     const status = this.behaviour.invalidWorkspaceStatus;
+    if (!duplicated) {
+      const parsed = this.faultyParse(value);
+      if (parsed) return parsed;
+    }
     if (value === undefined) {
       if (this.behaviour.fault === 'accept-missing-workspace-id')
         return { ok: true, workspaceId: this.primary };
@@ -57,6 +61,43 @@ export class WorkspaceGate {
     };
   }
 
+  /**
+   * The parsing faults: how real servers turn the text into a number instead of validating its
+   * form. Each reads the value as its parser would and serves the number it got; a value the
+   * parser itself refuses falls through to the normal validation (and its 4xx).
+   */
+  private faultyParse(value: string | undefined): WorkspaceFormOutcome | undefined {
+    const served = (n: number | bigint): WorkspaceFormOutcome | undefined =>
+      n > 0 && (typeof n === 'bigint' || Number.isSafeInteger(n))
+        ? { ok: true, workspaceId: String(n) }
+        : undefined;
+    switch (this.behaviour.fault) {
+      case 'workspace-id-parse-int':
+        return value === undefined ? undefined : served(Number.parseInt(value, 10));
+      case 'workspace-id-number-coercion':
+        // Number('') and Number(' ') are 0, refused as zero like the real parser's callers do.
+        return value === undefined ? undefined : served(Number(value));
+      case 'workspace-id-sign-dropped':
+        return value === undefined ? undefined : served(Math.abs(Number(value)));
+      case 'workspace-id-or-default':
+        // 0, NaN (missing, empty, non-numeric) are falsy: the default workspace steps in.
+        return served(Number(value) || Number(this.primary));
+      case 'workspace-id-bigint-throws': {
+        if (value === undefined) return undefined;
+        let id: bigint;
+        try {
+          id = BigInt(value);
+        } catch {
+          // The SyntaxError reaches the framework's generic handler.
+          return { ok: false, status: 500, detail: 'Internal Server Error' };
+        }
+        return served(id);
+      }
+      default:
+        return undefined;
+    }
+  }
+
   private faultAccepts(value: string): boolean {
     switch (this.behaviour.fault) {
       case 'accept-zero-workspace-id':
@@ -70,8 +111,11 @@ export class WorkspaceGate {
     }
   }
 
-  /** Organization membership, then the caller's workspace policy; a detail string means 403. */
-  refusal(caller: Caller, workspaceId: string): string | undefined {
+  /**
+   * Organization membership, then the caller's workspace policy; a detail string means 403.
+   * `safeMethod` (GET) matters only to the fault that checks the policy in the write guard.
+   */
+  refusal(caller: Caller, workspaceId: string, safeMethod: boolean): string | undefined {
     if (!this.organizationWorkspaces.has(workspaceId)) {
       return `Workspace ${workspaceId} is not a workspace of your organization.`;
     }
@@ -83,6 +127,7 @@ export class WorkspaceGate {
       return undefined;
     }
     if (caller.policyAllows(workspaceId) || fault === 'ignore-workspace-policy') return undefined;
+    if (fault === 'policy-checked-on-writes-only' && safeMethod) return undefined;
     return `This token's workspace policy (specific workspaces) does not include workspace ${workspaceId}.`;
   }
 }

@@ -9,6 +9,8 @@ import { type Harness, startHarness } from './sandboxHarness.js';
  * the conformance package (its catalogue cross-check): the sandbox must not depend on it.
  */
 const RULE_ID = /^[A-Z]+-\d+$/;
+/** A mechanism is a short kebab-case name of the bug's cause. */
+const MECHANISM = /^[a-z]+(-[a-z]+)*$/;
 
 const profile = defaultSandboxProfile();
 let correct: Harness;
@@ -18,13 +20,18 @@ beforeAll(async () => {
 afterAll(() => correct.close());
 
 describe('the fault catalogue', () => {
-  it('has at least 25 faults with unique ids, each naming one rule ID and a description', () => {
+  it('has at least 25 faults with unique ids, each naming one rule ID, a mechanism and a description', () => {
     expect(faultCatalogue.length).toBeGreaterThanOrEqual(25);
     expect(new Set(faultCatalogue.map((fault) => fault.id)).size).toBe(faultCatalogue.length);
     for (const fault of faultCatalogue) {
       expect(fault.rule, `${fault.id} names ${fault.rule}`).toMatch(RULE_ID);
+      expect(fault.mechanism, `${fault.id} has mechanism ${fault.mechanism}`).toMatch(MECHANISM);
       expect(fault.description.length).toBeGreaterThan(10);
     }
+  });
+
+  it('has faults of at least 20 distinct mechanisms: bugs of many causes, not one cause per rule', () => {
+    expect(new Set(faultCatalogue.map((fault) => fault.mechanism)).size).toBeGreaterThanOrEqual(20);
   });
 
   it('has a probe for every fault and no probe for a fault that does not exist', () => {

@@ -46,6 +46,27 @@ const createVm = (h: Harness, extra: Parameters<Harness['call']>[2] = {}) =>
 
 const acceptance = (a: unknown) => jsonObject(a);
 
+const primary = (h: Harness) => h.profile.workspaces.primary;
+const secondary = (h: Harness) => h.profile.workspaces.secondary;
+/** The statuses of list buckets for each workspace_id value (null: none sent). */
+const bucketStatuses = (values: (string | null)[]) => async (h: Harness) => {
+  const statuses: number[] = [];
+  for (const workspace of values) statuses.push((await h.call('GET', paths.buckets, { workspace })).status);
+  return statuses;
+};
+const allStatuses = (check: (s: number) => boolean) => (o: unknown) =>
+  (o as number[]).length > 0 && (o as number[]).every(check);
+const in4xx = (s: number) => s >= 400 && s < 500;
+/** Forms of the primary workspace's id, from its value at run time. */
+const formsOfPrimary = (forms: (id: string) => string[]) => (h: Harness) =>
+  bucketStatuses(forms(primary(h)))(h);
+/** One request through the secondary workspace for a resource of the primary one. */
+const throughSecondary =
+  (method: string, path: (h: Harness) => string, extra: Parameters<Harness['call']>[2] = {}) =>
+  (h: Harness) =>
+    h.call(method, path(h), { workspace: secondary(h), ...extra });
+const rawBody = (path: string, body: string) => (h: Harness) => h.call('POST', path, { body });
+
 export const faultProbes: Record<FaultId, FaultProbe> = {
   'accept-missing-workspace-id': {
     observe: listBuckets({ workspace: null }),
@@ -303,5 +324,229 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) =>
       ['queued', 'running', 'succeeded', 'failed', 'cancelled'].includes(jsonObject(a).status as string),
     faulty: (a) => jsonObject(a).status === 'completed',
+  },
+  'workspace-id-parse-int': {
+    observe: formsOfPrimary((id) => [`${id}abc`, `${id}.9`, `${id},7`]),
+    correct: allStatuses(in4xx),
+    faulty: allStatuses((s) => s === 200),
+  },
+  'workspace-id-number-coercion': {
+    // Spellings Number() reads, and one it does not ("1042abc" stays refused).
+    observe: formsOfPrimary((id) => [
+      ` ${id}`,
+      `+${id}`,
+      `0${id}`,
+      `${id}.0`,
+      `0x${Number(id).toString(16)}`,
+      `${id}abc`,
+    ]),
+    correct: allStatuses(in4xx),
+    faulty: (o) => JSON.stringify(o) === '[200,200,200,200,200,400]',
+  },
+  'workspace-id-sign-dropped': {
+    observe: formsOfPrimary((id) => [`-${id}`]),
+    correct: allStatuses(in4xx),
+    faulty: allStatuses((s) => s === 200),
+  },
+  'workspace-id-or-default': {
+    observe: bucketStatuses([null, '', '0', 'abc']),
+    correct: allStatuses(in4xx),
+    faulty: allStatuses((s) => s === 200),
+  },
+  'workspace-id-bigint-throws': {
+    observe: async (h) => [
+      ...(await bucketStatuses(['abc', '1.5'])(h)),
+      ...(await bucketStatuses([primary(h)])(h)),
+    ],
+    correct: (o) => JSON.stringify(o) === '[400,400,200]',
+    faulty: (o) => JSON.stringify(o) === '[500,500,200]',
+  },
+  'restore-lookup-ignores-workspace': {
+    observe: throughSecondary('GET', (h) => paths.restore(restoreId(h))),
+    correct: status(404),
+    faulty: status(200),
+  },
+  'nat-rule-update-ignores-workspace': {
+    observe: throughSecondary('PATCH', natRulePath, { json: { note: 'through another workspace' } }),
+    correct: status(404),
+    faulty: (a) => status(200)(a) && jsonObject(a).note === 'through another workspace',
+  },
+  'gpu-vm-lookup-ignores-workspace': {
+    observe: async (h) => [
+      (await throughSecondary('DELETE', (h) => paths.gpuVm(deletableVm(h)), { idempotencyKey: 'iso' })(h))
+        .status,
+      (await throughSecondary('POST', (h) => paths.enableBackups(gpuVm(h)), { json: {} })(h)).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[404,404]',
+    faulty: (o) => JSON.stringify(o) === '[202,200]',
+  },
+  'reserved-ip-release-ignores-workspace': {
+    observe: throughSecondary('DELETE', (h) => paths.reservedIp(reservedIp(h))),
+    correct: status(404),
+    faulty: status(204),
+  },
+  'nat-rule-checked-against-organization': {
+    observe: throughSecondary('PATCH', natRulePath, { json: { note: 'same organization' } }),
+    correct: status(404),
+    faulty: (a) => status(200)(a) && jsonObject(a).note === 'same organization',
+  },
+  'nat-rule-protocol-not-validated': {
+    observe: (h) => h.call('PATCH', natRulePath(h), { json: { protocol: 'icmp' } }),
+    correct: status(400),
+    faulty: (a) => status(200)(a) && jsonObject(a).protocol === 'icmp',
+  },
+  'body-spread-into-object': {
+    observe: async (h) => [
+      (await rawBody(paths.eligibility, '[1,2]')(h)).status,
+      (await rawBody(paths.enableBackups(gpuVm(h)), '"text"')(h)).status,
+    ],
+    correct: allStatuses((s) => s === 400),
+    faulty: allStatuses((s) => s === 200),
+  },
+  'preflight-skips-validation': {
+    observe: async (h) => [
+      await h.call('POST', paths.eligibility, { json: { sku_code: 7 } }),
+      await rawBody(paths.eligibility, '[1,2]')(h),
+      // Other routes still check their bodies.
+      await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { retention_days: 'seven' } }),
+    ],
+    correct: (o) => (o as Answer[]).every(status(400)),
+    faulty: (o) => JSON.stringify((o as Answer[]).map((a) => a.status)) === '[200,200,400]',
+  },
+  'non-object-body-crashes': {
+    observe: async (h) => [
+      (await rawBody(paths.eligibility, '"text"')(h)).status,
+      (await rawBody(paths.eligibility, '42')(h)).status,
+      (await rawBody(paths.eligibility, '[]')(h)).status,
+    ],
+    correct: allStatuses((s) => s === 400),
+    faulty: (o) => JSON.stringify(o) === '[500,500,400]',
+  },
+  'malformed-json-read-as-empty': {
+    observe: rawBody(paths.eligibility, '{"sku_code": '),
+    correct: status(400),
+    faulty: (a) => status(200)(a) && typeof jsonObject(a).allowed === 'boolean',
+  },
+  'bucket-list-paginated': {
+    observe: listBuckets({}),
+    correct: (a) => Array.isArray((a as Answer).json),
+    faulty: (a) => status(200)(a) && Array.isArray(jsonObject(a).items) && jsonObject(a).next === null,
+  },
+  'bucket-list-serialised-from-set': {
+    observe: listBuckets({}),
+    correct: (a) => Array.isArray((a as Answer).json) && ((a as Answer).json as unknown[]).length > 0,
+    faulty: (a) => status(200)(a) && (a as Answer).text === '{}',
+  },
+  'bucket-list-region-lookup-crash': {
+    observe: async (h) => [
+      (await h.call('GET', paths.buckets)).status,
+      // A workspace without buckets never reads the region table.
+      (await h.call('GET', paths.buckets, { workspace: h.profile.workspaces.billingDenied ?? null })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[200,200]',
+    faulty: (o) => JSON.stringify(o) === '[500,200]',
+  },
+  'api-mounted-twice': {
+    observe: async (h) => [
+      (await h.call('GET', paths.buckets)).status,
+      (await h.call('GET', `/v1${paths.buckets}`)).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[200,404]',
+    faulty: (o) => JSON.stringify(o) === '[404,200]',
+  },
+  'unknown-token-anonymous-fallback': {
+    observe: async (h) => {
+      const authorization = 'Bearer svc_dev_key_never_issued';
+      return [
+        (await h.call('GET', paths.buckets, { authorization })).status,
+        (await createVm(h, { authorization })).status,
+      ];
+    },
+    correct: (o) => JSON.stringify(o) === '[401,401]',
+    faulty: (o) => JSON.stringify(o) === '[200,403]',
+  },
+  'revocation-checked-on-writes-only': {
+    observe: async (h) => {
+      const authorization = `Bearer ${h.profile.revokedToken}`;
+      return [
+        (await h.call('GET', paths.buckets, { authorization })).status,
+        (await h.call('PATCH', natRulePath(h), { json: {}, authorization })).status,
+      ];
+    },
+    correct: (o) => JSON.stringify(o) === '[401,401]',
+    faulty: (o) => JSON.stringify(o) === '[200,401]',
+  },
+  'token-lookup-strips-prefix': {
+    observe: async (h) => {
+      const own = h.token('full');
+      const swapped = own.replace(/^svc_dev_key_/, 'svc_prod_key_');
+      return [
+        (await h.call('GET', paths.buckets, { authorization: `Bearer ${swapped}` })).status,
+        (await h.call('GET', paths.buckets, { authorization: `Bearer ${h.profile.otherEnvironmentToken}` }))
+          .status,
+      ];
+    },
+    correct: (o) => JSON.stringify(o) === '[401,401]',
+    faulty: (o) => JSON.stringify(o) === '[200,401]',
+  },
+  'policy-checked-on-writes-only': {
+    observe: async (h) => [
+      (await h.call('GET', paths.buckets, { as: 'primaryOnly', workspace: secondary(h) })).status,
+      (await h.call('PATCH', natRulePath(h), { json: {}, as: 'primaryOnly', workspace: secondary(h) }))
+        .status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[403,403]',
+    faulty: (o) => JSON.stringify(o) === '[200,403]',
+  },
+  'idempotency-key-generated-when-missing': {
+    observe: async (h) => {
+      const first = await h.call('POST', paths.cloudVms, { json: createBody });
+      const retry = await h.call('POST', paths.cloudVms, { json: createBody });
+      return { statuses: [first.status, retry.status], vms: h.sandbox.state.cloudVms.size };
+    },
+    correct: (o) => (o as { statuses: number[] }).statuses.every(in4xx) && (o as { vms: number }).vms === 0,
+    faulty: (o) =>
+      JSON.stringify((o as { statuses: number[] }).statuses) === '[202,202]' &&
+      (o as { vms: number }).vms === 2,
+  },
+  'release-forgets-status': {
+    observe: (h) => h.call('DELETE', paths.reservedIp(reservedIp(h))),
+    correct: (a) => status(204)(a) && (a as Answer).text === '',
+    faulty: (a) => status(200)(a) && (a as Answer).text === '',
+  },
+  'restore-target-mode-enum-key': {
+    observe: (h) => h.call('GET', paths.restore(restoreId(h))),
+    correct: (a) => ['replace', 'new_vm', 'volume_only'].includes(jsonObject(a).target_mode as string),
+    faulty: (a) => jsonObject(a).target_mode === 'NEW_VM',
+  },
+  'backup-enable-upserts': {
+    observe: async (h) => {
+      const first = await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} });
+      const second = await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { retention_days: 30 } });
+      return { first: jsonObject(first).policy_id, second };
+    },
+    correct: (o) => (o as { second: Answer }).second.status === 409,
+    faulty: (o) => {
+      const { first, second } = o as { first: unknown; second: Answer };
+      return (
+        status(200)(second) &&
+        jsonObject(second).policy_id !== first &&
+        jsonObject(second).retention_days === 30
+      );
+    },
+  },
+  'released-ip-soft-delete-not-filtered': {
+    observe: async (h) => [
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[204,404]',
+    faulty: (o) => JSON.stringify(o) === '[204,204]',
+  },
+  'nat-rule-mass-assignment': {
+    observe: (h) =>
+      h.call('PATCH', natRulePath(h), { json: { note: 'mass', status: 'error', vpc_id: 'vpc-other' } }),
+    correct: (a) => jsonObject(a).note === 'mass' && jsonObject(a).status === 'available',
+    faulty: (a) => jsonObject(a).status === 'error' && jsonObject(a).vpc_id === 'vpc-other',
   },
 };

@@ -80,6 +80,17 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => answer(o).status === 404,
     withVariant: (o) => answer(o).status === 409,
   },
+  'cross-workspace-resource-403': {
+    // A restore of the primary workspace through the secondary one, then an id no workspace holds.
+    observe: async (h) => {
+      const path = paths.restore(h.profile.resources?.restoreIds?.[0] ?? '');
+      const elsewhere = await h.call('GET', path, { workspace: h.profile.workspaces.secondary });
+      const nowhere = await h.call('GET', paths.restore('rst-none'));
+      return [elsewhere.status, nowhere.status, typeof record(elsewhere).detail];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[404,404,"string"]',
+    withVariant: (o) => JSON.stringify(o) === '[403,404,"string"]',
+  },
 };
 
 const profile = defaultSandboxProfile();

@@ -1,13 +1,14 @@
 import { errorResult, jsonResult } from '../operationResult.js';
 import { acceptanceRecord } from './acceptanceRecord.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 export const deleteGpuVm: OperationHandler = (request, services) => {
   const { store, behaviour } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
-  if (!vm || vm.workspaceId !== request.workspaceId) {
-    return errorResult(404, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
+  if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
+    return notInWorkspace(services, vm !== undefined, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
   }
   if (vm.state === 'deleting') {
     return errorResult(409, `GPU VM ${vmId} is already being deleted.`);

@@ -2,6 +2,7 @@ import { errorResult, jsonResult } from '../operationResult.js';
 import type { BackupPolicyRecord, BackupPolicySchedule } from '../sandboxStore.js';
 import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 interface EnableBackupsBody {
   schedule?: BackupPolicySchedule;
@@ -21,12 +22,13 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   const { store, behaviour, clock, contract } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
-  if (!vm || vm.workspaceId !== request.workspaceId) {
-    return errorResult(404, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
+  if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
+    return notInWorkspace(services, vm !== undefined, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
   }
   if (vm.state === 'deleting')
     return errorResult(409, `GPU VM ${vmId} is being deleted; backups cannot be enabled.`);
-  if (vm.backupPolicy) {
+  // The upsert fault writes the policy whether or not one exists (INSERT ... ON CONFLICT UPDATE).
+  if (vm.backupPolicy && behaviour.fault !== 'backup-enable-upserts') {
     if (behaviour.variant === 'backup-enable-twice-returns-policy') return jsonResult(200, vm.backupPolicy);
     return errorResult(
       409,

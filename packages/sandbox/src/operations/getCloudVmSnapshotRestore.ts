@@ -1,16 +1,30 @@
-import { errorResult, jsonResult } from '../operationResult.js';
+import { jsonResult } from '../operationResult.js';
 import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 export const getCloudVmSnapshotRestore: OperationHandler = (request, services) => {
   const { store, behaviour } = services;
   const restoreId = request.pathParameters.restore_id ?? '';
-  let restore: object | undefined = store.restores.get(restoreId);
-  if (restore && (restore as { workspace_id: string }).workspace_id !== request.workspaceId)
+  const stored = store.restores.get(restoreId);
+  let restore: object | undefined = stored;
+  if (
+    restore &&
+    !inRequestWorkspace(
+      (restore as { workspace_id: string }).workspace_id,
+      request,
+      services,
+      'restore-lookup-ignores-workspace',
+    )
+  )
     restore = undefined;
   if (!restore) {
     if (behaviour.fault !== 'unknown-restore-answers-200') {
-      return errorResult(404, NOT_FOUND_DETAIL('Restore', restoreId, request.workspaceId));
+      return notInWorkspace(
+        services,
+        stored !== undefined,
+        NOT_FOUND_DETAIL('Restore', restoreId, request.workspaceId),
+      );
     }
     restore = {
       organization_id: SANDBOX_ORGANIZATION.id,
@@ -23,6 +37,11 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
     };
   }
   if (behaviour.fault === 'restore-status-extra-value') restore = { ...restore, status: 'completed' };
+  if (behaviour.fault === 'restore-target-mode-enum-key') {
+    // Serialised from the internal enum by its key (TargetMode.NEW_VM) instead of its value.
+    const { target_mode } = restore as { target_mode: string };
+    restore = { ...restore, target_mode: target_mode.toUpperCase() };
+  }
   if (behaviour.fault === 'restore-in-envelope') return jsonResult(200, { data: restore });
   return jsonResult(200, restore);
 };

@@ -1,5 +1,33 @@
-import { jsonResult } from '../operationResult.js';
+import { errorResult, jsonResult } from '../operationResult.js';
 import type { OperationHandler } from './operationContext.js';
 
-export const listBuckets: OperationHandler = (request, services) =>
-  jsonResult(200, services.store.bucketsByWorkspace.get(request.workspaceId) ?? []);
+/** The region table of the bucket-list-region-lookup-crash fault: it lacks the sandbox's region. */
+const REGION_NAMES: ReadonlyMap<string, { readonly displayName: string }> = new Map([
+  ['eu-ams-1', { displayName: 'Amsterdam 1' }],
+]);
+
+export const listBuckets: OperationHandler = (request, services) => {
+  const buckets = services.store.bucketsByWorkspace.get(request.workspaceId) ?? [];
+  switch (services.behaviour.fault) {
+    case 'bucket-list-paginated':
+      return jsonResult(200, { items: buckets, next: null });
+    case 'bucket-list-serialised-from-set':
+      // JSON.stringify(new Set(...)) is "{}".
+      return jsonResult(200, new Set(buckets));
+    case 'bucket-list-region-lookup-crash':
+      try {
+        return jsonResult(
+          200,
+          buckets.map((bucket) => ({
+            ...bucket,
+            region: (REGION_NAMES.get(bucket.region) as { displayName: string }).displayName,
+          })),
+        );
+      } catch {
+        // Reading displayName of undefined: the generic handler's 500.
+        return errorResult(500, 'Internal Server Error');
+      }
+    default:
+      return jsonResult(200, buckets);
+  }
+};

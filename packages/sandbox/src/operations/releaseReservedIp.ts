@@ -1,5 +1,6 @@
 import { emptyResult, errorResult, jsonResult } from '../operationResult.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 /**
  * Releases a reserved IP: 204 with no body. A released IP no longer exists (404), or, as a
@@ -10,11 +11,23 @@ export const releaseReservedIp: OperationHandler = (request, services) => {
   const reservedIpId = request.pathParameters.reserved_ip_id ?? '';
   const ip = store.reservedIps.get(reservedIpId);
   const keepsReleased = behaviour.variant === 'released-ip-conflict';
-  if (!ip || ip.workspaceId !== request.workspaceId || (ip.state === 'released' && !keepsReleased)) {
+  // The soft-delete fault keeps released IPs too, and its lookup forgets to filter them out.
+  const softDeleted = behaviour.fault === 'released-ip-soft-delete-not-filtered';
+  const findsReleased = keepsReleased || softDeleted;
+  if (
+    !ip ||
+    !inRequestWorkspace(ip.workspaceId, request, services, 'reserved-ip-release-ignores-workspace') ||
+    (ip.state === 'released' && !findsReleased)
+  ) {
     if (behaviour.fault === 'unknown-reserved-ip-answers-204') return emptyResult(204);
-    return errorResult(404, NOT_FOUND_DETAIL('Reserved IP', reservedIpId, request.workspaceId));
+    const elsewhere = ip !== undefined && ip.workspaceId !== request.workspaceId && ip.state !== 'released';
+    return notInWorkspace(
+      services,
+      elsewhere,
+      NOT_FOUND_DETAIL('Reserved IP', reservedIpId, request.workspaceId),
+    );
   }
-  if (ip.state === 'released')
+  if (ip.state === 'released' && !softDeleted)
     return errorResult(409, `Reserved IP ${reservedIpId} has already been released.`);
   if (ip.assignedVmId !== null) {
     return errorResult(
@@ -22,10 +35,12 @@ export const releaseReservedIp: OperationHandler = (request, services) => {
       `Reserved IP ${reservedIpId} is assigned to VM ${ip.assignedVmId}; unassign it before releasing.`,
     );
   }
-  if (keepsReleased) ip.state = 'released';
+  if (findsReleased) ip.state = 'released';
   else store.reservedIps.delete(reservedIpId);
   if (behaviour.fault === 'release-answers-200-with-body') {
     return jsonResult(200, { reserved_ip_id: reservedIpId, address: ip.address, status: 'released' });
   }
+  // res.end() without a status: the framework's default 200.
+  if (behaviour.fault === 'release-forgets-status') return emptyResult(200);
   return emptyResult(204);
 };

@@ -1,6 +1,7 @@
 import { errorResult, jsonResult } from '../operationResult.js';
-import { type NatRuleRecord, natRuleKey } from '../sandboxStore.js';
+import { type NatRuleRecord, natRuleKey, SANDBOX_ORGANIZATION } from '../sandboxStore.js';
 import type { OperationHandler } from './operationContext.js';
+import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 type RuleUpdate = Partial<
   Pick<
@@ -28,9 +29,16 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
   const { store, behaviour, clock } = services;
   const { vpc_id = '', nat_gateway_id = '', port_forwarding_rule_id = '' } = request.pathParameters;
   const rule = store.natRules.get(natRuleKey(vpc_id, nat_gateway_id, port_forwarding_rule_id));
-  if (!rule || rule.workspace_id !== request.workspaceId) {
-    return errorResult(
-      404,
+  const visible =
+    rule !== undefined &&
+    (behaviour.fault === 'nat-rule-checked-against-organization'
+      ? // The tenant check compares organizations: every workspace of it passes.
+        rule.organization_id === SANDBOX_ORGANIZATION.id
+      : inRequestWorkspace(rule.workspace_id, request, services, 'nat-rule-update-ignores-workspace'));
+  if (!rule || !visible) {
+    return notInWorkspace(
+      services,
+      rule !== undefined,
       `Port-forwarding rule ${port_forwarding_rule_id} of NAT gateway ${nat_gateway_id} in VPC ${vpc_id} was not found in workspace ${request.workspaceId}.`,
     );
   }
@@ -46,6 +54,11 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
       break;
     case 'patch-resets-unsent-fields':
       Object.assign(rule, BLANK_RULE, pickUpdate(update));
+      rule.updated_at = clock.laterThan(rule.updated_at);
+      break;
+    case 'nat-rule-mass-assignment':
+      // The whole body is copied onto the record: read-only and unknown fields too.
+      Object.assign(rule, update);
       rule.updated_at = clock.laterThan(rule.updated_at);
       break;
     default:
