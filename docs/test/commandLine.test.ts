@@ -157,7 +157,13 @@ describe('the docs build without a built spec', () => {
     const result = spawnSync(process.execPath, [join(root, 'docs', 'scripts', 'requireSpecBuild.mjs')], {
       encoding: 'utf8',
     });
-    return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+    return {
+      code: result.status,
+      signal: result.signal,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      lifetimeMs: 0,
+    };
   }
 
   it.each([

@@ -86,7 +86,8 @@ describe('429 and the rate limit in the transport', () => {
     try {
       const http = createTargetHttp({ baseUrl: target.baseUrl, requestTimeoutMs: 5000 });
       const refused = http.send(listBuckets);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Forward only once the client has read the 429 (a fixed sleep raced a loaded machine).
+      while (http.stats.pausedUntil === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const forwarded = await http.forward(
         new Request(`${target.baseUrl}/object-storage/buckets?workspace_id=1042`, {
           headers: listBuckets.headers,

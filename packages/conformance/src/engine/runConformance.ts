@@ -422,8 +422,17 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       : selected
         ? new RegExp(`^(${selected.map(escapeRegex).join('|')}) `)
         : undefined;
+    // Armed before vitest exists: a start-up slower than the deadline must not let the run begin.
+    const deadline = setTimeout(
+      () => {
+        deadlineReached = true;
+        void vitest?.cancelCurrentRun('keyboard-input');
+      },
+      Math.max(0, config.deadlineAt - Date.now()),
+    );
+    const stopped = (): boolean => options.signal?.aborted === true || deadlineReached;
     const { createVitest } = await import('vitest/node');
-    if (!options.signal?.aborted)
+    if (!stopped())
       vitest = await keepingSignalHandlers(() =>
         createVitest(
           'test',
@@ -451,17 +460,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           { logLevel: 'silent', cacheDir },
         ),
       );
-    // At the deadline the workers abort the request in flight themselves; no new check starts.
-    const deadline = setTimeout(
-      () => {
-        deadlineReached = true;
-        void vitest?.cancelCurrentRun('keyboard-input');
-      },
-      Math.max(0, config.deadlineAt - Date.now()),
-    );
     try {
-      // Interrupted while the target or vitest was starting: nothing to run, but still report.
-      if (vitest && !options.signal?.aborted) await vitest.start();
+      // Interrupted, or out of time, while the target or vitest was starting: nothing to run, but
+      // still report. At the deadline the workers abort the request in flight themselves.
+      if (vitest && !stopped()) await vitest.start();
     } finally {
       clearTimeout(deadline);
     }

@@ -28,7 +28,8 @@ export interface TargetHttp {
   forward(request: Request): Promise<Response>;
   /** Every exchange since the last `drain()`, for failure reports. */
   drain(): Exchange[];
-  readonly stats: { requests: number; timeouts: number };
+  /** Requests sent, timeouts seen, and until when a 429 paused every request (ms since the epoch). */
+  readonly stats: { requests: number; timeouts: number; pausedUntil: number };
   readonly origin: string;
 }
 
@@ -127,13 +128,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const recentSends: number[] = [];
   const windowLimit = options.rateLimitPerSecond ? Math.max(1, Math.floor(options.rateLimitPerSecond)) : 0;
   // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
-  let pausedUntil = 0;
+  const stats = { requests: 0, timeouts: 0, pausedUntil: 0 };
   let log: Exchange[] = [];
-  const stats = { requests: 0, timeouts: 0 };
 
   async function pace(): Promise<void> {
     const now = Date.now();
-    const slot = Math.max(now, nextSlot, pausedUntil);
+    const slot = Math.max(now, nextSlot, stats.pausedUntil);
     if (interval) nextSlot = slot + interval;
     // A timer may fire a millisecond early by the wall clock: wait until the slot has really come.
     while (Date.now() < slot) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
@@ -235,7 +235,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           method,
           `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
         );
-      pausedUntil = Math.max(pausedUntil, Date.now() + wait);
+      stats.pausedUntil = Math.max(stats.pausedUntil, Date.now() + wait);
       response = await once(request);
     }
     return response;

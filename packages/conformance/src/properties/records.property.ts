@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { NAT_RULE_FIELDS, natRulePatch } from '../arbitraries/bodies.js';
 import { operationRequest } from '../arbitraries/operationRequest.js';
-import { notApplicable, observed } from '../suite/caseVerdict.js';
+import { type CaseVerdict, notApplicable, observed } from '../suite/caseVerdict.js';
 import { expectJsonObject, expectStatus, RuleViolation } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest } from '../suite/suiteContext.js';
 
@@ -116,6 +116,94 @@ ruleTest(
         return observed;
       },
       { maxRuns: 1 },
+    );
+  },
+);
+
+const FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
+
+/** A full enable-backups body inside ranges every implementation accepts (A-POSITIVE-BACKUP-VALUES). */
+const explicitBackupValues = fc.record({
+  retention_days: fc.integer({ min: 1, max: 14 }),
+  full_backup_interval_days: fc.integer({ min: 1, max: 7 }),
+  incremental_enabled: fc.boolean(),
+  hour: fc.integer({ min: 0, max: 23 }),
+  minute: fc.integer({ min: 0, max: 59 }),
+  window_minutes: fc.integer({ min: 30, max: 60 }),
+});
+
+ruleTest(
+  'BACKUP-2',
+  'enabling backups with explicit values answers a policy showing every value sent, and a second enable still shows them',
+  async (t) => {
+    t.requireMutations();
+    const suite = getSuite();
+    const vms = suite.plan.gpuVmsForValues;
+    if (vms.length === 0)
+      return t.skip(
+        'profile lists fewer than 3 resources.gpuVmIds (the third to fifth carry explicit values)',
+      );
+    const op = suite.operation('enableGpuVmBackups');
+    // One body per VM, drawn from the run's seed: each VM can be enabled once.
+    const values = fc.sample(explicitBackupValues, { seed: suite.config.seed, numRuns: vms.length });
+    const cases = vms.map((vmId, index) => {
+      const { hour, minute, window_minutes, ...top } = values[index] as (typeof values)[number];
+      const frequency = FREQUENCIES[index % FREQUENCIES.length] as string;
+      // Both booleans in every run, false first: a dropped false is the classic echo bug.
+      const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
+      return {
+        vmId,
+        body: {
+          ...top,
+          incremental_enabled,
+          schedule: { frequency, timezone: 'UTC', hour, minute, window_minutes },
+        },
+      };
+    });
+    const enabled = new Map<string, Record<string, unknown>>();
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ vmId, body }): Promise<CaseVerdict> => {
+        const exchange = await suite.http.send(
+          operationRequest(op, suite, 'positive', { pathIds: { vm_id: vmId }, body: JSON.stringify(body) }),
+        );
+        const first = enabled.get(vmId);
+        if (first) {
+          // A later answer about the same policy must still show what was sent.
+          expectStatus(exchange, (s) => s === 409 || s === 200, '409, or 200 with the existing policy');
+          if (exchange.response.status === 409) return observed;
+        } else {
+          if (exchange.response.status === 409)
+            return notApplicable(
+              `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
+            );
+          expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
+          t.recordCreated(
+            'backup policy',
+            vmId,
+            'not cleaned up: the document specifies no way to disable backups',
+          );
+        }
+        const policy = expectJsonObject(exchange, 'the backup policy');
+        enabled.set(vmId, policy);
+        const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
+        const { schedule: sentSchedule, ...sentTop } = body;
+        const mismatches = [
+          ...Object.entries(sentTop)
+            .filter(([field, value]) => policy[field] !== value)
+            .map(([f, v]) => [f, v, policy[f]]),
+          ...Object.entries(sentSchedule)
+            .filter(([field, value]) => schedule[field] !== value)
+            .map(([f, v]) => [`schedule.${f}`, v, schedule[f]]),
+        ];
+        if (mismatches.length > 0)
+          throw new RuleViolation(
+            `the policy does not show what was sent: ${mismatches.map(([f, sent, got]) => `${f} sent ${JSON.stringify(sent)}, shows ${JSON.stringify(got)}`).join('; ')}`,
+            exchange,
+          );
+        return observed;
+      },
+      { examples: cases, maxRuns: 1 },
     );
   },
 );

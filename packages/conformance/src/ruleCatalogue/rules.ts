@@ -455,6 +455,24 @@ export const rules: readonly RuleEntry[] = [
     needs: ['mutations: true', 'resources.gpuVmIds'],
   },
   {
+    id: 'BACKUP-2',
+    level: 'MUST',
+    title: 'Enable backups with explicit values creates a policy that shows every value sent',
+    quotes: [
+      'Enables automated backups and creates the VM backup policy.',
+      '| schedule | BackupPolicySchedule | none stated |',
+      '| retention_days | integer | 7 |',
+      '| full_backup_interval_days | integer | 7 |',
+      '| incremental_enabled | boolean | true |',
+      'Response 200: backup policy record.',
+    ],
+    latitude:
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes, timezone UTC); day_of_week is left out (its numbering is not shown). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
+  },
+  {
     id: 'ENUM-1',
     level: 'MUST',
     title: 'Enum fields only take their documented values',

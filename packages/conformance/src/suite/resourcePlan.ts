@@ -8,6 +8,8 @@ import type { NatRuleRef, TargetProfile } from '../targetProfile/index.js';
 export interface ResourcePlan {
   readonly gpuVmForDefaults?: string;
   readonly gpuVmProbe?: string;
+  /** GPU VMs without a backup policy for BACKUP-2's explicit values (up to one per frequency). */
+  readonly gpuVmsForValues: readonly string[];
   readonly deleteAccept?: string;
   readonly deleteReplay?: string;
   readonly deleteProbe?: string;
@@ -33,5 +35,6 @@ export function planResources(profile: TargetProfile): ResourcePlan {
     natRule: r.natRules?.[0],
     restore: r.restoreIds?.[0],
   };
-  return Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined)) as ResourcePlan;
+  const present = Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
+  return { ...present, gpuVmsForValues: gpu.slice(2, 5) } as ResourcePlan;
 }

@@ -75,7 +75,8 @@ export function embeddedSandboxProfile(base: TargetProfile, allScopes: readonly 
     identities,
     resources: {
       ...resources,
-      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 2),
+      // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency.
+      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 5),
       deletableGpuVmIds: pad(resources.deletableGpuVmIds, 'vm-gpu-del', 3),
       releasableReservedIpIds: pad(resources.releasableReservedIpIds, 'rip-conf', 2),
       restoreIds: pad(resources.restoreIds, 'rst-conf', 1),
