@@ -19,6 +19,16 @@ const program = new Command()
   .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
   .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 2)
   .option('--only <ids>', 'comma-separated fault/variant ids')
+  .option(
+    '--min-mechanisms <n>',
+    'distinct fault mechanisms each MUST rule about the target must be killed by',
+    positive('--min-mechanisms'),
+    2,
+  )
+  .option(
+    '--no-enforce-mechanisms',
+    'print MUST rules killed by too few mechanisms as a warning instead of failing the run',
+  )
   .addOption(
     // Lets a test run the mutation runner with a stand-in suite whose verdicts it controls.
     new Option('--suite-cli <path>', 'the conformance CLI to run per mutant').hideHelp(),
@@ -42,6 +52,8 @@ const opts = program.opts<{
   concurrency: number;
   only?: string;
   suiteCli?: string;
+  minMechanisms: number;
+  enforceMechanisms: boolean;
 }>();
 try {
   const started = Date.now();
@@ -49,6 +61,8 @@ try {
     depth: opts.depth,
     seed: opts.seed,
     concurrency: opts.concurrency,
+    minMechanisms: opts.minMechanisms,
+    enforceMechanisms: opts.enforceMechanisms,
     print: (line) => process.stderr.write(`${line}\n`),
     ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()) } : {}),
     ...(opts.suiteCli ? { cliPath: opts.suiteCli } : {}),

@@ -3,8 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { faultCatalogue } from '@cloud-api/sandbox';
 import { describe, expect, it } from 'vitest';
 import { runMutants } from '../src/mutants/mutationRun.js';
+import { judgesTheClient, mechanismGaps, renderRuleKills, ruleKills } from '../src/mutants/ruleKills.js';
+import { type RuleEntry, rules } from '../src/ruleCatalogue/index.js';
 import { cliPath } from './runCli.js';
 
 const mutantsCli = fileURLToPath(new URL('../dist/mutantsCli.js', import.meta.url));
@@ -34,11 +37,22 @@ process.exitCode = failed.length > 0 ? 1 : 0;
 const FAULT = 'accept-zero-workspace-id';
 const VARIANT = 'workspace-id-422';
 
-function runMutantsCli(failedRulesById: Record<string, string[]>, only = `${FAULT},${VARIANT}`) {
+function runMutantsCli(
+  failedRulesById: Record<string, string[]>,
+  only: string | null = `${FAULT},${VARIANT}`,
+) {
   const result = spawnSync(
     process.execPath,
-    [mutantsCli, '--only', only, '--suite-cli', fakeSuiteCli(failedRulesById), '--concurrency', '2'],
-    { encoding: 'utf8', timeout: 30_000 },
+    [
+      mutantsCli,
+      ...(only === null ? [] : ['--only', only]),
+      '--suite-cli',
+      fakeSuiteCli(failedRulesById),
+      // The stand-in suite is a short process: a full run of every mutant stays a few seconds.
+      '--concurrency',
+      '8',
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
   );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -50,9 +64,23 @@ describe('mutation runner exit code', () => {
     expect(run.code).toBe(0);
   });
 
+  it("prints each fault's mechanism and, after the matrix, the kills per rule of the catalogue", () => {
+    const run = runMutantsCli({ [FAULT]: ['WS-2', 'ERR-3'] });
+    expect(run.stdout).toMatch(new RegExp(`${FAULT}\\s+missing-validation\\s+WS-2\\s+yes`));
+    const summary = run.stdout.slice(run.stdout.indexOf('Kills per rule'));
+    expect(summary).toMatch(/WS-2\s+MUST\s+1\s+1 \(missing-validation\)/);
+    expect(summary).toMatch(/WS-1\s+MUST\s+0\s+0/);
+    expect(summary).toMatch(/BILL-1\s+MUST\s+0\s+0\s+\[exempt: judges the client/);
+    // Every rule of the catalogue has its line.
+    for (const rule of rules) expect(summary).toMatch(new RegExp(`^${rule.id}\\s`, 'm'));
+    // --only runs a subset: the mechanism count is printed, not judged.
+    expect(run.stdout).toMatch(/Mechanisms per MUST rule: not judged/);
+    expect(run.code).toBe(0);
+  });
+
   it('exits non-zero when a fault is not caught', () => {
     const run = runMutantsCli({});
-    expect(run.stdout).toMatch(new RegExp(`${FAULT}\\s+WS-2\\s+NO`));
+    expect(run.stdout).toMatch(new RegExp(`${FAULT}\\s+missing-validation\\s+WS-2\\s+NO`));
     expect(run.stdout).toMatch(/Faults caught: 0\/1/);
     expect(run.code).toBe(1);
   });
@@ -64,12 +92,69 @@ describe('mutation runner exit code', () => {
     expect(run.code).toBe(1);
   });
 
+  it('on a full run, exits non-zero when a MUST rule is killed by faults of fewer than 2 mechanisms', () => {
+    // Every fault caught by its own rule only: the rules no fault names (WS-3, ...) are gaps.
+    const ownRuleOnly = Object.fromEntries(faultCatalogue.map((fault) => [fault.id, [fault.rule]]));
+    const enforced = runMutantsCli(ownRuleOnly, null);
+    expect(enforced.stdout).toMatch(/Faults caught: (\d+)\/\1 .* variants passing: (\d+)\/\2/);
+    expect(enforced.stdout).toMatch(
+      /Mechanisms per MUST rule: FAILED: killed by fewer than 2 distinct mechanisms: .*WS-3 \(no fault\)/,
+    );
+    expect(enforced.code).toBe(1);
+  });
+
   it('refuses an --only id that names no fault or variant instead of passing with nothing run', () => {
     const run = runMutantsCli({}, `${FAULT},accept-zero-workspace-idd`);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/--only: no fault or variant named "accept-zero-workspace-idd"/),
     ]);
+  });
+});
+
+const rule = (id: string, level: RuleEntry['level'], latitude?: string): RuleEntry => ({
+  id,
+  level,
+  title: id,
+  quotes: [],
+  targets: ['sandbox'],
+  ...(latitude ? { latitude } : {}),
+});
+
+describe('kills per rule', () => {
+  const catalogue = [
+    rule('WS-1', 'MUST'),
+    rule('WS-2', 'MUST'),
+    rule('WS-5', 'SHOULD'),
+    rule('BILL-1', 'MUST', 'Client-side rule: checked through @cloud-api/client.'),
+  ];
+  const kills = ruleKills(
+    [
+      { id: 'a', mechanism: 'lenient-parse', failedRules: ['WS-1', 'WS-2'] },
+      { id: 'b', mechanism: 'lenient-parse', failedRules: ['WS-1', 'WS-5'] },
+      { id: 'c', mechanism: 'wrong-default', failedRules: ['WS-2'] },
+      { id: 'd', mechanism: 'sign-dropped', failedRules: [] },
+    ],
+    catalogue,
+  );
+
+  it('counts faults and distinct mechanisms for every rule, in catalogue order', () => {
+    expect(kills.map((k) => [k.rule, k.faults, k.mechanisms])).toEqual([
+      ['WS-1', ['a', 'b'], ['lenient-parse']],
+      ['WS-2', ['a', 'c'], ['lenient-parse', 'wrong-default']],
+      ['WS-5', ['b'], ['lenient-parse']],
+      ['BILL-1', [], []],
+    ]);
+    expect(renderRuleKills(kills)).toMatch(/^WS-2\s+MUST\s+2\s+2 \(lenient-parse, wrong-default\)$/m);
+  });
+
+  it('reports MUST rules killed by fewer mechanisms than required; SHOULD and client rules are not judged', () => {
+    expect(mechanismGaps(kills, 2).map((k) => k.rule)).toEqual(['WS-1']);
+    expect(mechanismGaps(kills, 3).map((k) => k.rule)).toEqual(['WS-1', 'WS-2']);
+  });
+
+  it("exempts exactly the catalogue's client-side rules (BILL-1..4), which no sandbox fault can break", () => {
+    expect(rules.filter(judgesTheClient).map((r) => r.id)).toEqual(['BILL-1', 'BILL-2', 'BILL-3', 'BILL-4']);
   });
 });
 

@@ -5,13 +5,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JSON_REPORT_FILE } from '../reporters/jsonReport.js';
 import type { RunOutcome } from '../reporters/runOutcome.js';
+import { rules } from '../ruleCatalogue/index.js';
 import { loadSandboxModule } from '../targets/sandboxTarget.js';
+import { mechanismGaps, type RuleKill, renderRuleKills, ruleKills } from './ruleKills.js';
 
 export interface MutantResult {
   readonly kind: 'fault' | 'variant';
   readonly id: string;
   /** The rule the fault breaks (faults only). */
   readonly rule?: string;
+  /** The bug's cause (faults only), from the sandbox catalogue. */
+  readonly mechanism?: string;
   readonly failedRules: readonly string[];
   /** Faults: caught by at least one failing rule. Variants: passed with no failure. */
   readonly ok: boolean;
@@ -25,6 +29,16 @@ export interface MutationSummary {
   readonly faults: number;
   readonly variantsPassed: number;
   readonly variants: number;
+  /** Per rule of the catalogue: the faults that killed it and their distinct mechanisms. */
+  readonly ruleKills: readonly RuleKill[];
+  /** MUST rules (not about the client) killed by fewer than `minMechanisms` mechanisms. */
+  readonly mechanismGaps: readonly RuleKill[];
+  readonly minMechanisms: number;
+  /**
+   * `enforced`: a gap fails the run. `warning`: gaps are printed only.
+   * `partial`: --only ran a subset, so the counts say nothing about the catalogue.
+   */
+  readonly mechanismCheck: 'enforced' | 'warning' | 'partial';
   readonly exitCode: number;
 }
 
@@ -37,12 +51,17 @@ export interface MutationOptions {
   readonly print?: (text: string) => void;
   /** The CLI to run per mutant; defaults to the built `cli.js` beside this module. */
   readonly cliPath?: string;
+  /** Distinct fault mechanisms every MUST rule about the target must be killed by (default 2). */
+  readonly minMechanisms?: number;
+  /** Whether a MUST rule below `minMechanisms` fails the run (default) or is only a warning. */
+  readonly enforceMechanisms?: boolean;
 }
 
 interface Job {
   readonly kind: 'fault' | 'variant';
   readonly id: string;
   readonly rule?: string;
+  readonly mechanism?: string;
 }
 
 function runOne(
@@ -91,6 +110,7 @@ function runOne(
           kind: 'fault',
           id: job.id,
           ...(job.rule ? { rule: job.rule } : {}),
+          ...(job.mechanism ? { mechanism: job.mechanism } : {}),
           failedRules,
           ok: failedRules.length > 0,
           ...(runErrors.length > 0 ? { note: runErrors.join('; ') } : {}),
@@ -113,11 +133,15 @@ function runOne(
 export function renderMutationMatrix(summary: MutationSummary): string {
   const lines: string[] = [];
   const width = Math.max(10, ...summary.results.map((r) => r.id.length));
-  lines.push(`${'FAULT'.padEnd(width)}  RULE       CAUGHT  FAILING RULES`);
-  for (const r of summary.results.filter((x) => x.kind === 'fault')) {
+  const faults = summary.results.filter((x) => x.kind === 'fault');
+  const mechanismWidth = Math.max(9, ...faults.map((r) => (r.mechanism ?? '-').length));
+  lines.push(
+    `${'FAULT'.padEnd(width)}  ${'MECHANISM'.padEnd(mechanismWidth)}  RULE       CAUGHT  FAILING RULES`,
+  );
+  for (const r of faults) {
     const own = r.rule && r.failedRules.includes(r.rule) ? '' : r.ok ? ' (not its own rule)' : '';
     lines.push(
-      `${r.id.padEnd(width)}  ${(r.rule ?? '-').padEnd(9)}  ${(r.ok ? 'yes' : 'NO').padEnd(6)}  ${r.failedRules.join(', ') || '-'}${own}${r.note ? `  [${r.note}]` : ''}`,
+      `${r.id.padEnd(width)}  ${(r.mechanism ?? '-').padEnd(mechanismWidth)}  ${(r.rule ?? '-').padEnd(9)}  ${(r.ok ? 'yes' : 'NO').padEnd(6)}  ${r.failedRules.join(', ') || '-'}${own}${r.note ? `  [${r.note}]` : ''}`,
     );
   }
   lines.push('', `${'VARIANT'.padEnd(width)}  PASSED  FAILING RULES`);
@@ -126,6 +150,9 @@ export function renderMutationMatrix(summary: MutationSummary): string {
       `${r.id.padEnd(width)}  ${(r.ok ? 'yes' : 'NO').padEnd(6)}  ${r.failedRules.join(', ') || '-'}${r.note ? `  [${r.note}]` : ''}`,
     );
   }
+  lines.push('', 'Kills per rule (faults whose run failed the rule, and their distinct mechanisms):');
+  lines.push(renderRuleKills(summary.ruleKills));
+  lines.push('', renderMechanismCheck(summary));
   lines.push(
     '',
     `Faults caught: ${summary.faultsCaught}/${summary.faults} (${summary.faults ? Math.round((100 * summary.faultsCaught) / summary.faults) : 100}%) — variants passing: ${summary.variantsPassed}/${summary.variants}`,
@@ -133,12 +160,31 @@ export function renderMutationMatrix(summary: MutationSummary): string {
   return lines.join('\n');
 }
 
+function renderMechanismCheck(summary: MutationSummary): string {
+  const gaps = summary.mechanismGaps;
+  if (summary.mechanismCheck === 'partial')
+    return 'Mechanisms per MUST rule: not judged (--only ran a subset of the faults).';
+  const required = summary.minMechanisms;
+  if (gaps.length === 0)
+    return `Mechanisms per MUST rule: every MUST rule about the target is killed by faults of >= ${required} distinct mechanisms.`;
+  const list = gaps.map((gap) => `${gap.rule} (${gap.mechanisms.join(', ') || 'no fault'})`).join(', ');
+  return summary.mechanismCheck === 'enforced'
+    ? `Mechanisms per MUST rule: FAILED: killed by fewer than ${required} distinct mechanisms: ${list}.`
+    : `Mechanisms per MUST rule: warning (not enforced): killed by fewer than ${required} distinct mechanisms: ${list}.`;
+}
+
 /** Runs the suite against every sandbox fault and variant (each its own process, `concurrency` at a time). */
 export async function runMutants(options: MutationOptions = {}): Promise<MutationSummary> {
   const sandbox = await loadSandboxModule();
   const cliPath = options.cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
   const all: Job[] = [
-    ...sandbox.faultCatalogue.map((f) => ({ kind: 'fault' as const, id: f.id, rule: f.rule })),
+    ...sandbox.faultCatalogue.map((f) => ({
+      kind: 'fault' as const,
+      id: f.id,
+      rule: f.rule,
+      // Read structurally: a sandbox build from before mechanisms existed counts as unlabelled.
+      mechanism: (f as { mechanism?: string }).mechanism ?? 'unlabelled',
+    })),
     ...sandbox.variantCatalogue.map((v) => ({ kind: 'variant' as const, id: v.id })),
   ];
   // A misspelt id would otherwise run nothing and report "0/0 caught" as a success.
@@ -149,6 +195,7 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
     );
   const jobs = all.filter((job) => !options.only || options.only.includes(job.id));
   const settings = { depth: options.depth ?? 5, seed: options.seed ?? 424242, cliPath };
+  const minMechanisms = options.minMechanisms ?? 2;
   const results: MutantResult[] = new Array(jobs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -167,12 +214,27 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
   const variants = results.filter((r) => r.kind === 'variant');
   const faultsCaught = faults.filter((r) => r.ok).length;
   const variantsPassed = variants.filter((r) => r.ok).length;
+  const kills = ruleKills(
+    faults.map((r) => ({ id: r.id, mechanism: r.mechanism ?? 'unlabelled', failedRules: r.failedRules })),
+    rules,
+  );
+  const gaps = mechanismGaps(kills, minMechanisms);
+  const mechanismCheck = options.only
+    ? 'partial'
+    : options.enforceMechanisms === false
+      ? 'warning'
+      : 'enforced';
+  const mutantsOk = faultsCaught === faults.length && variantsPassed === variants.length;
   return {
     results,
     faults: faults.length,
     faultsCaught,
     variants: variants.length,
     variantsPassed,
-    exitCode: faultsCaught === faults.length && variantsPassed === variants.length ? 0 : 1,
+    ruleKills: kills,
+    mechanismGaps: gaps,
+    minMechanisms,
+    mechanismCheck,
+    exitCode: mutantsOk && (mechanismCheck !== 'enforced' || gaps.length === 0) ? 0 : 1,
   };
 }
