@@ -509,6 +509,20 @@ export const faultCatalogue = [
       'Restore records serialise target_mode by the internal enum key ("NEW_VM") instead of its value ("new_vm").',
   },
   {
+    id: 'backup-values-or-default',
+    rule: 'BACKUP-2',
+    mechanism: 'falsy-default',
+    description:
+      'Enable backups fills its defaults with value || default: incremental_enabled false becomes true, hour 0 becomes 20.',
+  },
+  {
+    id: 'backup-schedule-defaults-win',
+    rule: 'BACKUP-2',
+    mechanism: 'reversed-merge-order',
+    description:
+      'The schedule is merged as {...sent, ...defaults}: the defaults overwrite the timezone, hour, minute and window sent.',
+  },
+  {
     id: 'backup-enable-upserts',
     rule: 'BACKUP-1',
     mechanism: 'upsert-instead-of-insert',

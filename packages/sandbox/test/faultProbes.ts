@@ -519,6 +519,41 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => ['replace', 'new_vm', 'volume_only'].includes(jsonObject(a).target_mode as string),
     faulty: (a) => jsonObject(a).target_mode === 'NEW_VM',
   },
+  'backup-values-or-default': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), {
+        json: { incremental_enabled: false, retention_days: 10, schedule: { hour: 0, window_minutes: 45 } },
+      }),
+    correct: (a) => {
+      const policy = jsonObject(a);
+      const schedule = policy.schedule as Record<string, unknown>;
+      return policy.incremental_enabled === false && schedule.hour === 0 && schedule.window_minutes === 45;
+    },
+    faulty: (a) => {
+      const policy = jsonObject(a);
+      const schedule = policy.schedule as Record<string, unknown>;
+      return policy.incremental_enabled === true && schedule.hour === 20 && schedule.window_minutes === 45;
+    },
+  },
+  'backup-schedule-defaults-win': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), {
+        json: { schedule: { frequency: 'daily', timezone: 'UTC', hour: 3, minute: 15, window_minutes: 45 } },
+      }),
+    correct: (a) => {
+      const schedule = jsonObject(a).schedule as Record<string, unknown>;
+      return schedule.hour === 3 && schedule.minute === 15 && schedule.window_minutes === 45;
+    },
+    faulty: (a) => {
+      const schedule = jsonObject(a).schedule as Record<string, unknown>;
+      return (
+        schedule.frequency === 'daily' &&
+        schedule.hour === 20 &&
+        schedule.minute === 0 &&
+        schedule.window_minutes === 30
+      );
+    },
+  },
   'backup-enable-upserts': {
     observe: async (h) => {
       const first = await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} });

@@ -14,6 +14,9 @@ interface EnableBackupsBody {
 
 const DAY_MS = 86_400_000;
 
+/** The documented schedule defaults, as the backup-schedule-defaults-win fault spreads them last. */
+const SCHEDULE_DEFAULTS = { timezone: 'UTC', hour: 20, minute: 0, window_minutes: 30 } as const;
+
 /**
  * Creates the VM's backup policy. The defaults come from the spec's `default` keywords (which
  * quote the document); a second enable conflicts (409) unless the variant answers the policy.
@@ -42,6 +45,16 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   const schedule: BackupPolicySchedule = body.schedule ?? {};
   contract.applyDefaults('BackupPolicySchedule', schedule);
   schedule.day_of_week ??= null;
+  if (behaviour.fault === 'backup-values-or-default') {
+    // value || default: false and 0 are "not sent".
+    body.retention_days = sent.retention_days || 7;
+    body.full_backup_interval_days = sent.full_backup_interval_days || 7;
+    body.incremental_enabled = sent.incremental_enabled || true;
+    schedule.hour = sent.schedule?.hour || 20;
+    schedule.window_minutes = sent.schedule?.window_minutes || 30;
+  }
+  // {...sent.schedule, ...defaults}: the spread order lets the defaults win.
+  if (behaviour.fault === 'backup-schedule-defaults-win') Object.assign(schedule, SCHEDULE_DEFAULTS);
   if (behaviour.fault === 'backup-default-retention-14' && sent.retention_days === undefined)
     body.retention_days = 14;
   if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {
