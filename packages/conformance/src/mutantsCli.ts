@@ -15,7 +15,13 @@ const program = new Command()
   .description(
     'Runs the conformance suite against every sandbox fault (each must be caught) and variant (each must pass).',
   )
-  .option('--depth <n>', 'runs per property for each mutant', positive('--depth'), 5)
+  .option('--depth <n>', 'runs per property for each variant', positive('--depth'), 5)
+  .option(
+    '--fault-depth <n>',
+    'runs per property for each fault (caught by its first failing case)',
+    positive('--fault-depth'),
+    3,
+  )
   .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
   .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 2)
   .option('--only <ids>', 'comma-separated fault/variant ids')
@@ -48,6 +54,7 @@ try {
 }
 const opts = program.opts<{
   depth: number;
+  faultDepth: number;
   seed: number;
   concurrency: number;
   only?: string;
@@ -59,6 +66,7 @@ try {
   const started = Date.now();
   const summary = await runMutants({
     depth: opts.depth,
+    faultDepth: opts.faultDepth,
     seed: opts.seed,
     concurrency: opts.concurrency,
     minMechanisms: opts.minMechanisms,

@@ -43,7 +43,14 @@ export interface MutationSummary {
 }
 
 export interface MutationOptions {
+  /** Runs per property for each variant (default 5): more cases hunt more false alarms. */
   readonly depth?: number;
+  /**
+   * Runs per property for each fault (default 3). A fault is caught by its first failing case,
+   * and the examples every property sends come first; a full run at this depth must still catch
+   * every fault, so lowering it is checked by the run itself (a fault that escapes fails it).
+   */
+  readonly faultDepth?: number;
   readonly seed?: number;
   readonly concurrency?: number;
   /** Only these fault/variant ids (for quick checks). */
@@ -66,7 +73,7 @@ interface Job {
 
 function runOne(
   job: Job,
-  options: Required<Pick<MutationOptions, 'depth' | 'seed'>> & { cliPath: string },
+  options: Required<Pick<MutationOptions, 'depth' | 'faultDepth' | 'seed'>> & { cliPath: string },
 ): Promise<MutantResult> {
   const outDir = mkdtempSync(join(tmpdir(), `conformance-mutant-${job.id}-`));
   const args = [
@@ -80,7 +87,7 @@ function runOne(
     '--out',
     outDir,
     '--depth',
-    String(options.depth),
+    String(job.kind === 'fault' ? options.faultDepth : options.depth),
     '--seed',
     String(options.seed),
     '--deadline',
@@ -194,7 +201,12 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
       `--only: no fault or variant named ${unknown.map((id) => `"${id}"`).join(', ')}; use the ids of faultCatalogue / variantCatalogue in @cloud-api/sandbox (its CLI prints them with --list-faults and --list-variants)`,
     );
   const jobs = all.filter((job) => !options.only || options.only.includes(job.id));
-  const settings = { depth: options.depth ?? 5, seed: options.seed ?? 424242, cliPath };
+  const settings = {
+    depth: options.depth ?? 5,
+    faultDepth: options.faultDepth ?? 3,
+    seed: options.seed ?? 424242,
+    cliPath,
+  };
   const minMechanisms = options.minMechanisms ?? 2;
   const results: MutantResult[] = new Array(jobs.length);
   let next = 0;
