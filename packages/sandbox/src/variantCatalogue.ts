@@ -52,6 +52,12 @@ export const variantCatalogue = [
       'A released reserved IP stays known in state "released": releasing it again answers 409 instead of 404.',
   },
   {
+    id: 'deleted-vm-gone-404',
+    gap: 'NS-VM-STATES',
+    description:
+      'A GPU VM whose delete was accepted is gone at once: deleting it again or enabling its backups answers 404 instead of 409.',
+  },
+  {
     id: 'cross-workspace-resource-403',
     // No status is shown for a resource asked through another workspace of the organization: the
     // resource is not found there (404) and the request may not use the resource's workspace (403);

@@ -80,6 +80,17 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => answer(o).status === 404,
     withVariant: (o) => answer(o).status === 409,
   },
+  'deleted-vm-gone-404': {
+    observe: async (h) => {
+      const vmId = h.profile.resources?.deletableGpuVmIds?.[0] ?? '';
+      const first = await h.call('DELETE', paths.gpuVm(vmId), { idempotencyKey: 'first' });
+      const again = await h.call('DELETE', paths.gpuVm(vmId), { idempotencyKey: 'again' });
+      const enable = await h.call('POST', paths.enableBackups(vmId), { json: {} });
+      return [first.status, again.status, enable.status];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[202,409,409]',
+    withVariant: (o) => JSON.stringify(o) === '[202,404,404]',
+  },
   'cross-workspace-resource-403': {
     // A restore of the primary workspace through the secondary one, then an id no workspace holds.
     observe: async (h) => {

@@ -14,6 +14,8 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
     return errorResult(409, `GPU VM ${vmId} is already being deleted.`);
   }
   vm.state = 'deleting';
+  // VM states are not shown: under this variant an accepted delete removes the VM at once.
+  if (behaviour.variant === 'deleted-vm-gone-404') store.gpuVms.delete(vmId);
   const record = acceptanceRecord(
     services,
     behaviour.fault === 'delete-acceptance-other-vm-id' ? `${vmId}-x` : vmId,
