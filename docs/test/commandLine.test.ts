@@ -146,7 +146,7 @@ describe('the docs build without a built spec', () => {
   const specFiles = ['index.js', 'index.d.ts', 'openapi.json', 'openapi.yaml'];
 
   /** Runs a copy of the check in a fake docs package whose spec dist holds only `present`. */
-  function checkWith(present: readonly string[] | 'unlinked'): Run {
+  function checkWith(present: readonly string[] | 'unlinked'): Omit<Run, 'lifetimeMs'> {
     const root = mkdtempSync(join(workDir, 'repo-'));
     cpSync(specCheckScript, join(root, 'docs', 'scripts', 'requireSpecBuild.mjs'));
     if (present !== 'unlinked') {
@@ -157,13 +157,7 @@ describe('the docs build without a built spec', () => {
     const result = spawnSync(process.execPath, [join(root, 'docs', 'scripts', 'requireSpecBuild.mjs')], {
       encoding: 'utf8',
     });
-    return {
-      code: result.status,
-      signal: result.signal,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      lifetimeMs: 0,
-    };
+    return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
   }
 
   it.each([

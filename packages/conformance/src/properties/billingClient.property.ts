@@ -38,6 +38,22 @@ function clientFor(suite: Suite, options: { decision?: DecisionOverride; workspa
       const failure = recorder.transportFailure();
       if (failure) throw failure;
     },
+    /**
+     * Creates through the client; when the target's own decision refused it, says why instead
+     * (nothing to check on the create path), and raises anything else.
+     */
+    async createOrRefusal(
+      body: Parameters<typeof client.createCloudVm>[0],
+    ): Promise<{ vm_id: string } | { refusedByTarget: string }> {
+      try {
+        return await client.createCloudVm(body);
+      } catch (error) {
+        this.throwIfTargetSilent();
+        const refused = this.notAllowedByTarget();
+        if (refused && error instanceof BillingBlockedError) return { refusedByTarget: refused };
+        throw error;
+      }
+    },
     /** Why the target's own decisions leave nothing to check on the create path, if they do. */
     notAllowedByTarget(): string | undefined {
       const refused = recorder.decisions.find((decision) => !decision.allowed);
@@ -216,15 +232,8 @@ ruleTest('BILL-3', 'the client makes a fresh preflight immediately before each c
       const probe = clientFor(suite);
       const { client, log } = probe;
       for (const body of bodies) {
-        let accepted: { vm_id: string };
-        try {
-          accepted = await client.createCloudVm(body);
-        } catch (error) {
-          probe.throwIfTargetSilent();
-          const refused = probe.notAllowedByTarget();
-          if (refused && error instanceof BillingBlockedError) return notApplicable(refused);
-          throw error;
-        }
+        const accepted = await probe.createOrRefusal(body);
+        if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
         if (log.at(-1)?.forwarded) recordCreate(t, suite, accepted.vm_id);
       }
       const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
@@ -255,16 +264,9 @@ ruleTest(
       createBody,
       async (body) => {
         const probe = clientFor(suite);
-        const { client, log } = probe;
-        let accepted: { vm_id: string };
-        try {
-          accepted = await client.createCloudVm(body);
-        } catch (error) {
-          probe.throwIfTargetSilent();
-          const refused = probe.notAllowedByTarget();
-          if (refused && error instanceof BillingBlockedError) return notApplicable(refused);
-          throw error;
-        }
+        const { log } = probe;
+        const accepted = await probe.createOrRefusal(body);
+        if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
         const create = log.find((r) => r.kind === 'create');
         if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
         if (create.forwarded) recordCreate(t, suite, accepted.vm_id);

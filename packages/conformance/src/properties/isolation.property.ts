@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { operationRequest } from '../arbitraries/operationRequest.js';
 import { type CaseVerdict, notApplicable, observed } from '../suite/caseVerdict.js';
 import { identityWith } from '../suite/identities.js';
-import { natRuleChanges, readNatRule, restoreNatRule } from '../suite/natRuleReader.js';
+import { expectNatRuleUnchanged, readNatRule, restoreNatRule } from '../suite/natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest, type Suite } from '../suite/suiteContext.js';
 
@@ -118,13 +118,7 @@ ruleTest(
           }
           if (c.op.operationId === 'updateNatPortForwardingRule') {
             if (!natBefore) return notApplicable(`${c.what} could not be read through its own workspace`);
-            const natAfter = await readNatRule(suite);
-            const changes = natAfter ? natRuleChanges(natBefore, natAfter) : [];
-            if (changes.length > 0)
-              throw new RuleViolation(
-                `the update was refused (${exchange.response.status}) but ${c.what} changed: ${changes.join(', ')}`,
-                exchange,
-              );
+            await expectNatRuleUnchanged(suite, natBefore, exchange, c.what);
           }
           return observed;
         },

@@ -4,7 +4,12 @@ import { defaultBody, operationRequest, usableOperations } from '../arbitraries/
 import { requestFields } from '../spec/requestSchemas.js';
 import { CLOUD_VM_NOT_CLEANED } from '../suite/acceptance.js';
 import { type CaseVerdict, notApplicable, observed } from '../suite/caseVerdict.js';
-import { type NatRuleFields, natRuleChanges, readNatRule, restoreNatRule } from '../suite/natRuleReader.js';
+import {
+  expectNatRuleUnchanged,
+  type NatRuleFields,
+  readNatRule,
+  restoreNatRule,
+} from '../suite/natRuleReader.js';
 import { expectJsonObject, expectStatus, is2xx, is4xx, RuleViolation } from '../suite/ruleViolation.js';
 import { getSuite, ruleTest } from '../suite/suiteContext.js';
 
@@ -47,13 +52,7 @@ ruleTest(
           if (op.operationId === 'updateNatPortForwardingRule') {
             if (!natBefore)
               return notApplicable('the NAT rule could not be read, so "changed nothing" is unseen');
-            const natAfter = await readNatRule(suite);
-            const changes = natAfter ? natRuleChanges(natBefore, natAfter) : [];
-            if (changes.length > 0)
-              throw new RuleViolation(
-                `the update was refused (${exchange.response.status}) but the rule changed: ${changes.join(', ')}`,
-                exchange,
-              );
+            await expectNatRuleUnchanged(suite, natBefore, exchange, 'the rule');
           }
           return observed;
         },

@@ -1,6 +1,7 @@
 import { NAT_RULE_FIELDS } from '../arbitraries/bodies.js';
 import { operationRequest } from '../arbitraries/operationRequest.js';
-import { expectJsonObject } from './ruleViolation.js';
+import type { Exchange } from '../http/exchange.js';
+import { expectJsonObject, RuleViolation } from './ruleViolation.js';
 import type { Suite } from './suiteContext.js';
 
 export type NatRuleFields = Readonly<Record<string, unknown>>;
@@ -23,6 +24,22 @@ export function natRuleChanges(before: NatRuleFields, after: NatRuleFields): str
   return NAT_RULE_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f])).map(
     (f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`,
   );
+}
+
+/** A refused update must have changed nothing: the rule, read again, must still read as `before`. */
+export async function expectNatRuleUnchanged(
+  suite: Suite,
+  before: NatRuleFields,
+  refused: Exchange,
+  what: string,
+): Promise<void> {
+  const after = await readNatRule(suite);
+  const changes = after ? natRuleChanges(before, after) : [];
+  if (changes.length > 0)
+    throw new RuleViolation(
+      `the update was refused (${refused.response.status}) but ${what} changed: ${changes.join(', ')}`,
+      refused,
+    );
 }
 
 /** Puts the rule back as `original` showed it, if it was changed. */
