@@ -16,6 +16,7 @@ import {
   notRunOutcome,
   type RunOutcome,
   ruleOutcomes,
+  schemaAuditOutcome,
   type TestOutcome,
   testOutcomes,
   totalsOf,
@@ -24,6 +25,7 @@ import {
 import { tableReport } from '../reporters/tableReport.js';
 import { rules as catalogue, findRule, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
 import { type DeclaredCheck, declaredChecks } from '../ruleCatalogue/traceability.js';
+import { SCHEMA_AUDIT_CHECK } from '../suite/schemaAudit.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
 import { runCoverage } from '../specCoverage/coverageReport.js';
 import type { ReplayCase, RunConfig } from '../suite/runConfig.js';
@@ -477,7 +479,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       workerLost,
     });
     const redact = (text: string): string => redactor.redact(text);
-    const { tests, runErrors, coverage } = testOutcomes(collector.modules, redact, why);
+    const { tests, runErrors, coverage, schemaAudits } = testOutcomes(collector.modules, redact, why);
     // Tests left out by --rules/--replay/--shard are not part of this run's report.
     const inSelection = (title: string): boolean => !namePattern || namePattern.test(title);
     const ranTests: TestOutcome[] = tests.filter((t) => inSelection(t.title));
@@ -485,6 +487,23 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     if (collector.modules.length === 0 && !options.shard)
       for (const check of checks.filter((c) => inSelection(c.title)))
         ranTests.push(notRunOutcome(check, why));
+    // RESP-1 also holds every answer of the run to its schema, unless RESP-1 is left out or skipped.
+    if (
+      collector.modules.length > 0 &&
+      inSelection(SCHEMA_AUDIT_CHECK.title) &&
+      ranTests.some((t) => t.rule === 'RESP-1' && t.state !== 'skipped')
+    )
+    {
+      const audit = schemaAuditOutcome(schemaAudits);
+      ranTests.push(audit);
+      const why =
+        audit.state === 'failed'
+          ? `: ${audit.failures.length} answer${audit.failures.length === 1 ? '' : 's'} outside the spec schema`
+          : audit.reason
+            ? `: ${audit.reason}`
+            : '';
+      progress?.(redact(`${audit.state.padEnd(7)} ${audit.title}${why}`));
+    }
     const order = new Map(catalogue.map((rule, index) => [rule.id, index]));
     const rules = ruleOutcomes(ranTests).sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
     const totals = totalsOf(rules);

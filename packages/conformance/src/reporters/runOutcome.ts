@@ -3,7 +3,8 @@ import { findRule, type RuleLevel, ruleIdOfTitle } from '../ruleCatalogue/index.
 import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
 import type { RunCoverage } from '../specCoverage/coverageReport.js';
 import type { CheckVerdictMeta } from '../suite/caseVerdict.js';
-import type { FailureReport } from '../suite/failureReport.js';
+import { type FailureReport, formatFailure } from '../suite/failureReport.js';
+import { SCHEMA_AUDIT_CHECK } from '../suite/schemaAudit.js';
 import type { TargetProfile } from '../targetProfile/index.js';
 
 /**
@@ -109,10 +110,11 @@ export function testOutcomes(
   modules: readonly TestModule[],
   redact: (text: string) => string,
   notRunReason: string,
-): { tests: TestOutcome[]; runErrors: string[]; coverage: CoverageDelta[] } {
+): { tests: TestOutcome[]; runErrors: string[]; coverage: CoverageDelta[]; schemaAudits: SchemaAuditMeta[] } {
   const tests: TestOutcome[] = [];
   const runErrors: string[] = [];
   const coverage: CoverageDelta[] = [];
+  const schemaAudits: SchemaAuditMeta[] = [];
   for (const module of modules) {
     for (const error of module.errors())
       runErrors.push(redact(`${module.relativeModuleId}: ${error.message}`));
@@ -125,8 +127,10 @@ export function testOutcomes(
         conformanceDeclaredSkip?: boolean;
         conformanceSkipped?: boolean;
         conformanceCoverage?: CoverageDelta;
+        conformanceSchemaAudit?: SchemaAuditMeta;
       };
       if (meta.conformanceCoverage) coverage.push(meta.conformanceCoverage);
+      if (meta.conformanceSchemaAudit) schemaAudits.push(meta.conformanceSchemaAudit);
       const errors = (result.errors ?? []).map((e) => redact(e.message));
       const timedOut = errors.map((message) => TIMED_OUT.exec(message)).find(Boolean);
       let state: CheckState;
@@ -161,7 +165,34 @@ export function testOutcomes(
       });
     }
   }
-  return { tests, runErrors, coverage };
+  return { tests, runErrors, coverage, schemaAudits };
+}
+
+/** What a check's traffic showed of RESP-1 (set by the check wrapper, already redacted). */
+export interface SchemaAuditMeta {
+  readonly validatedSuccesses: number;
+  readonly violations: readonly FailureReport[];
+}
+
+/**
+ * RESP-1 judged on every answer the run saw: failed by any answer that broke its schema,
+ * passed only when success answers with a body validated, inconclusive when none was seen.
+ */
+export function schemaAuditOutcome(audits: readonly SchemaAuditMeta[]): TestOutcome {
+  const failures = audits.flatMap((audit) => audit.violations);
+  const validated = audits.reduce((sum, audit) => sum + audit.validatedSuccesses, 0);
+  const base = { ...SCHEMA_AUDIT_CHECK, durationMs: 0 };
+  if (failures.length > 0)
+    return { ...base, state: 'failed', errors: failures.map(formatFailure), failures };
+  if (validated === 0)
+    return {
+      ...base,
+      state: 'inconclusive',
+      reason: 'no success answer with a body was seen during the run',
+      errors: [],
+      failures: [],
+    };
+  return { ...base, state: 'passed', errors: [], failures: [] };
 }
 
 /** A check the run never reached, for a report that lists every selected check. */

@@ -11,6 +11,19 @@ export interface DeclaredCheck {
 
 export const propertySourceDir: string = fileURLToPath(new URL('../../src/properties/', import.meta.url));
 
+/**
+ * Checks the report adds from every check's traffic rather than from a property of their own
+ * (src/suite/schemaAudit.ts): RESP-1 held to every answer the run saw.
+ */
+export const RUN_WIDE_CHECKS: readonly DeclaredCheck[] = [
+  {
+    rule: 'RESP-1',
+    title:
+      'RESP-1 every answer seen during the run validates against the spec schema for its operation and status',
+    file: '(every answer of the run)',
+  },
+];
+
 const DECLARATION = /ruleTest\(\s*'([^']*)',\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/g;
 
 /**
@@ -31,7 +44,7 @@ export function declaredChecks(dir: string = propertySourceDir): DeclaredCheck[]
       });
     }
   }
-  return checks;
+  return [...checks, ...RUN_WIDE_CHECKS];
 }
 
 /** Test declarations that call vitest's `test`/`it` directly would escape the catalogue. */

@@ -1,5 +1,6 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import type { Exchange } from '../http/exchange.js';
+import { createOperationRoutes } from '../spec/operationRoutes.js';
 import { requestFields } from '../spec/requestSchemas.js';
 
 /** What one check sent and saw, in the words of the spec: operations, response keys, fields. */
@@ -21,14 +22,6 @@ export function responseKeyOf(op: OperationEntry, status: number): string | unde
   return op.responseKeys.includes('default') ? 'default' : undefined;
 }
 
-function routeMatcher(op: OperationEntry): RegExp {
-  const pattern = op.path
-    .split(/\{[^}]+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${pattern}$`);
-}
-
 function valueAt(body: unknown, path: readonly string[]): unknown {
   let current = body;
   for (const key of path) {
@@ -46,16 +39,15 @@ export interface CoverageRecorder {
 
 /** Reads every exchange the suite has with the target and notes what it covers of the spec. */
 export function createCoverageRecorder(operations: readonly OperationEntry[]): CoverageRecorder {
-  const routes = operations.map((op) => ({ op, method: op.method.toUpperCase(), matcher: routeMatcher(op) }));
+  const routes = createOperationRoutes(operations);
   let responses = new Set<string>();
   let fields = new Set<string>();
   let enumValues = new Set<string>();
   return {
     record(exchange) {
       const { request, response } = exchange;
-      const route = routes.find((r) => r.method === request.method && r.matcher.test(request.path));
-      if (!route) return;
-      const { op } = route;
+      const op = routes.find(request.method, request.path);
+      if (!op) return;
       const key = responseKeyOf(op, response.status);
       if (key) responses.add(JSON.stringify([op.operationId, key]));
       if (request.body === undefined) return;

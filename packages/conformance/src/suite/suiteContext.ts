@@ -7,6 +7,7 @@ import { TransportError } from '../http/exchange.js';
 import { createTargetHttp, type TargetHttp } from '../http/targetHttp.js';
 import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
+import { createOperationRoutes } from '../spec/operationRoutes.js';
 import { createResponseValidator, type ResponseValidator } from '../spec/responseValidator.js';
 import { type CoverageRecorder, createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
 import { profileSecrets, type TargetProfile } from '../targetProfile/index.js';
@@ -16,6 +17,7 @@ import { identityWith } from './identities.js';
 import { planResources, type ResourcePlan } from './resourcePlan.js';
 import { RuleViolation } from './ruleViolation.js';
 import type { RunConfig } from './runConfig.js';
+import { createSchemaAudit, SCHEMA_AUDIT_CHECK, type SchemaAudit } from './schemaAudit.js';
 
 export interface Suite {
   readonly config: RunConfig;
@@ -28,6 +30,8 @@ export interface Suite {
   readonly redactor: SecretRedactor;
   /** What the checks sent and saw of the spec, handed to the report check by check. */
   readonly coverage: CoverageRecorder;
+  /** Every answer of every check, held to the spec's response schemas (RESP-1 run-wide). */
+  readonly schemaAudit: SchemaAudit;
   /** The token of the broadest identity holding `scope` on the primary workspace. */
   fullToken(scope: string): string;
   operation(operationId: string): OperationEntry;
@@ -41,8 +45,12 @@ export function getSuite(): Suite {
   const profile = config.profile;
   const validator = createResponseValidator();
   const coverage = createCoverageRecorder(validator.operations);
+  const schemaAudit = createSchemaAudit(validator, createOperationRoutes(validator.operations));
   const http = createTargetHttp({
-    onExchange: (exchange) => coverage.record(exchange),
+    onExchange: (exchange) => {
+      coverage.record(exchange);
+      schemaAudit.record(exchange);
+    },
     baseUrl: profile.baseUrl,
     requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
     deadlineAt: config.deadlineAt,
@@ -58,6 +66,7 @@ export function getSuite(): Suite {
     validator,
     redactor: createSecretRedactor([...config.secrets, ...profileSecrets(profile)]),
     coverage,
+    schemaAudit,
     fullToken(scope) {
       const identity = identityWith(profile, scope, profile.workspaces.primary);
       if (!identity)
@@ -190,6 +199,22 @@ export function ruleTest(
       const withoutEvidence: string[] = [];
       // Coverage is told check by check: whatever came before this check is not its own.
       suite.coverage.drain();
+      suite.schemaAudit.drain();
+      const drainAudit = (): void => {
+        const audit = suite.schemaAudit.drain();
+        const violations: FailureReport[] = audit.violations.map((violation) => ({
+          rule: 'RESP-1',
+          test: SCHEMA_AUDIT_CHECK.title,
+          seed: config.seed,
+          path: undefined,
+          counterexample: undefined,
+          message: redactor.redact(
+            `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem} (seen during "${fullTitle}"; reproduce with --rules ${ruleId} --seed ${config.seed})`,
+          ),
+          ...describeExchange(violation.exchange, redactor),
+        }));
+        meta.conformanceSchemaAudit = { validatedSuccesses: audit.validatedSuccesses, violations };
+      };
       const t: RuleTestContext = {
         suite,
         rule: ruleId,
@@ -289,6 +314,7 @@ export function ruleTest(
         await body(t);
       } catch (error) {
         meta.conformanceCoverage = suite.coverage.drain();
+        drainAudit();
         if (error instanceof SkipSignal) skip(error.message);
         if (error instanceof InconclusiveSignal) {
           setVerdict({ state: 'inconclusive', reason: error.message });
@@ -307,6 +333,7 @@ export function ruleTest(
         throw error;
       }
       meta.conformanceCoverage = suite.coverage.drain();
+      drainAudit();
       if (checksRun === 0) setVerdict({ state: 'inconclusive', reason: 'the check ran no case' });
       else if (withoutEvidence.length > 0)
         setVerdict({ state: 'inconclusive', reason: `no evidence: ${withoutEvidence.join('; ')}` });

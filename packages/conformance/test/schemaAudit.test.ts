@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../src/http/exchange.js';
+import { schemaAuditOutcome } from '../src/reporters/runOutcome.js';
+import { createOperationRoutes } from '../src/spec/operationRoutes.js';
+import { createResponseValidator } from '../src/spec/responseValidator.js';
+import { createSchemaAudit } from '../src/suite/schemaAudit.js';
+
+const validator = createResponseValidator();
+const audit = () => createSchemaAudit(validator, createOperationRoutes(validator.operations));
+
+const policy = {
+  organization_id: 'org-1',
+  workspace_id: '1042',
+  policy_id: 'bp-1',
+  vm_id: 'vm-gpu-1',
+  enabled: true,
+  schedule: { frequency: 'daily', timezone: 'UTC', hour: 20, minute: 0, window_minutes: 30 },
+  retention_days: 7,
+  full_backup_interval_days: 7,
+  incremental_enabled: true,
+  storage_backend: 'object-storage',
+  created_at: '2026-11-22T10:00:00Z',
+  updated_at: '2026-11-22T10:00:00Z',
+};
+
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+): Exchange {
+  const bodyText = body === undefined ? '' : JSON.stringify(body);
+  return {
+    request: { method, path, query: [['workspace_id', '1042']], headers: {} },
+    url: `http://target.test/v1${path}?workspace_id=1042`,
+    response: {
+      status,
+      headers: { 'content-type': contentType },
+      bodyText,
+      json: body,
+      isJson: body !== undefined,
+      durationMs: 1,
+    },
+  };
+}
+
+const enablePath = '/compute/gpu-vms/vm-gpu-1/backups/enable';
+
+describe('schema audit (RESP-1 on every answer of the run)', () => {
+  it('finds a success answer lacking a required field, whichever check asked for it', () => {
+    const recorder = audit();
+    const { storage_backend: _dropped, ...incomplete } = policy;
+    recorder.record(exchange('POST', enablePath, 200, incomplete));
+    const delta = recorder.drain();
+    expect(delta.validatedSuccesses).toBe(0);
+    expect(delta.violations.map((v) => [v.operationId, v.responseKey, v.problem])).toEqual([
+      [
+        'enableGpuVmBackups',
+        '200',
+        "body does not match the spec's enableGpuVmBackups 200 schema: (body) must have required property 'storage_backend'",
+      ],
+    ]);
+  });
+
+  it('counts valid success answers as evidence and holds declared errors to the error shape', () => {
+    const recorder = audit();
+    recorder.record(exchange('POST', enablePath, 200, policy));
+    recorder.record(exchange('POST', enablePath, 409, { detail: 'backups already enabled' }));
+    recorder.record(exchange('POST', enablePath, 404, 'not found', 'text/plain'));
+    const delta = recorder.drain();
+    expect(delta.validatedSuccesses).toBe(1);
+    expect(delta.violations.map((v) => [v.exchange.response.status, v.problem])).toEqual([
+      [404, 'Content-Type is "text/plain"; all responses are JSON'],
+    ]);
+    // Drained: the next check starts with nothing.
+    expect(recorder.drain()).toEqual({ validatedSuccesses: 0, violations: [] });
+  });
+
+  it('leaves alone what the spec does not declare: unknown paths, and statuses only `default` covers', () => {
+    const recorder = audit();
+    recorder.record(exchange('GET', '/no/such/path', 200, 'x', 'text/plain'));
+    recorder.record(exchange('POST', '/compute/cloud-vms', 502, '<html>bad gateway</html>', 'text/html'));
+    expect(recorder.drain()).toEqual({ validatedSuccesses: 0, violations: [] });
+  });
+
+  it('keeps a few distinct violations per check, not one per request', () => {
+    const recorder = audit();
+    for (let i = 0; i < 50; i++) recorder.record(exchange('POST', enablePath, 200, { enabled: 'yes' }));
+    expect(recorder.drain().violations).toHaveLength(1);
+  });
+
+  it('turns the checks\' audits into one RESP-1 outcome: failed on any violation, inconclusive without evidence', () => {
+    const violation = {
+      rule: 'RESP-1',
+      test: 'audit',
+      seed: 1,
+      path: undefined,
+      counterexample: undefined,
+      message: 'enableGpuVmBackups answered 200: body does not match',
+    };
+    expect(schemaAuditOutcome([{ validatedSuccesses: 3, violations: [] }]).state).toBe('passed');
+    expect(schemaAuditOutcome([{ validatedSuccesses: 0, violations: [] }]).state).toBe('inconclusive');
+    const failed = schemaAuditOutcome([
+      { validatedSuccesses: 9, violations: [] },
+      { validatedSuccesses: 0, violations: [violation] },
+    ]);
+    expect(failed.state).toBe('failed');
+    expect(failed.rule).toBe('RESP-1');
+    expect(failed.errors.join('\n')).toContain('enableGpuVmBackups answered 200');
+  });
+});
