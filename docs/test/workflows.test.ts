@@ -86,6 +86,7 @@ describe('GitHub workflows', () => {
     ])
       expect(commands, `release.yml runs ${needed}`).toContain(needed);
     expect(source).toContain('NPM_CONFIG_PROVENANCE: "true"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(source).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
   });
 
@@ -142,8 +143,10 @@ describe('GitHub workflows', () => {
     >;
     const gate = jobs.conformance?.steps.find((step) => step.uses === './.github/actions/conformance');
     expect(gate?.with).toMatchObject({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
       profile: "${{ vars.CONFORMANCE_STAGING_PROFILE || 'packages/conformance/profiles/staging.yaml' }}",
       strict: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
       packages: '${{ steps.pack.outputs.tarballs }}',
     });
     // Every ${NAME} the example profile references is passed from the repository secret NAME.

@@ -90,7 +90,7 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     expect(recorder.drain().violations).toHaveLength(1);
   });
 
-  it('turns the checks\' audits into one RESP-1 outcome: failed on any violation, inconclusive without evidence', () => {
+  it("turns the checks' audits into one RESP-1 outcome: failed on any violation, inconclusive without evidence", () => {
     const violation = {
       rule: 'RESP-1',
       test: 'audit',

@@ -25,10 +25,10 @@ import {
 import { tableReport } from '../reporters/tableReport.js';
 import { rules as catalogue, findRule, selectRules, type TargetKind } from '../ruleCatalogue/index.js';
 import { type DeclaredCheck, declaredChecks } from '../ruleCatalogue/traceability.js';
-import { SCHEMA_AUDIT_CHECK } from '../suite/schemaAudit.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
 import { runCoverage } from '../specCoverage/coverageReport.js';
 import type { ReplayCase, RunConfig } from '../suite/runConfig.js';
+import { SCHEMA_AUDIT_CHECK } from '../suite/schemaAudit.js';
 import {
   loadProfileFile,
   profileSecrets,
@@ -492,8 +492,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       collector.modules.length > 0 &&
       inSelection(SCHEMA_AUDIT_CHECK.title) &&
       ranTests.some((t) => t.rule === 'RESP-1' && t.state !== 'skipped')
-    )
-    {
+    ) {
       const audit = schemaAuditOutcome(schemaAudits);
       ranTests.push(audit);
       const why =

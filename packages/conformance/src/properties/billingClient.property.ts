@@ -230,7 +230,7 @@ ruleTest('BILL-3', 'the client makes a fresh preflight immediately before each c
     fc.array(createBody, { minLength: 2, maxLength: 2 }),
     async (bodies) => {
       const probe = clientFor(suite);
-      const { client, log } = probe;
+      const { log } = probe;
       for (const body of bodies) {
         const accepted = await probe.createOrRefusal(body);
         if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);

@@ -182,8 +182,7 @@ export function schemaAuditOutcome(audits: readonly SchemaAuditMeta[]): TestOutc
   const failures = audits.flatMap((audit) => audit.violations);
   const validated = audits.reduce((sum, audit) => sum + audit.validatedSuccesses, 0);
   const base = { ...SCHEMA_AUDIT_CHECK, durationMs: 0 };
-  if (failures.length > 0)
-    return { ...base, state: 'failed', errors: failures.map(formatFailure), failures };
+  if (failures.length > 0) return { ...base, state: 'failed', errors: failures.map(formatFailure), failures };
   if (validated === 0)
     return {
       ...base,

@@ -41,10 +41,11 @@ function fieldsOf(schema: Schema, components: Record<string, Schema>, path: stri
   const members = [...(resolved.allOf ?? []), ...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].map((m) =>
     resolve(m, components),
   );
-  const merged: Schema = members.reduce<Schema>(
-    (acc, m) => ({ ...acc, ...m, properties: { ...acc.properties, ...m.properties } }),
-    resolved,
-  );
+  const merged: Schema = { ...resolved, properties: { ...resolved.properties } };
+  for (const member of members) {
+    const properties = { ...merged.properties, ...member.properties };
+    Object.assign(merged, member, { properties });
+  }
   const fields: RequestField[] = [];
   for (const [name, property] of Object.entries(merged.properties ?? {})) {
     const field = resolve(property, components);
