@@ -50,6 +50,10 @@ describe('conformance CLI', () => {
         .map((c) => c.title)
         .sort(),
     );
+    // Issue 14's coverage goal: the default run observes >= 95 % of the documented response pairs.
+    const { observed, documented } = outcome.coverage.responsePairs;
+    expect(observed / documented).toBeGreaterThanOrEqual(0.95);
+    expect(stdout).toContain(`Coverage: ${observed} of ${documented} documented (operation, response) pairs`);
     const junit = readFileSync(join(out, 'conformance-junit.xml'), 'utf8');
     expect(junit).toContain('<property name="rule" value="WS-2"/>');
     expect(junit).not.toContain('<failure');

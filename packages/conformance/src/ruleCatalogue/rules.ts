@@ -311,7 +311,8 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'A denied, malformed or unavailable billing decision blocks a billable create at the gateway; the status code of that refusal: not shown.',
     ],
-    latitude: 'Any non-2xx answer with a JSON `detail` passes (A-BILLING-REFUSAL-STATUS).',
+    latitude:
+      'Any non-2xx answer with a JSON `detail` passes (A-BILLING-REFUSAL-STATUS); create cloud VM is taken as a billable create (A-CREATE-VM-BILLABLE).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'workspaces.billingDenied'],

@@ -33,6 +33,11 @@ function valueAt(body: unknown, path: readonly string[]): unknown {
 
 export interface CoverageRecorder {
   record(exchange: Exchange): void;
+  /**
+   * A check identified an answer as a documented response whose status the spec cannot name
+   * (the billing refusal is `default`: its status is not shown), so the key is noted directly.
+   */
+  noteResponse(operationId: string, key: string): void;
   /** Everything recorded since the last drain. */
   drain(): CoverageDelta;
 }
@@ -65,6 +70,9 @@ export function createCoverageRecorder(operations: readonly OperationEntry[]): C
         if (field.enum?.includes(value))
           enumValues.add(JSON.stringify([op.operationId, name, String(value)]));
       }
+    },
+    noteResponse(operationId, key) {
+      responses.add(JSON.stringify([operationId, key]));
     },
     drain() {
       const delta: CoverageDelta = {
