@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { killDescendants } from './engine/processTree.js';
-import { MAX_DEPTH, MAX_SEED, RunSetupError, runConformance } from './engine/runConformance.js';
+import {
+  MAX_CONCURRENCY,
+  MAX_DEPTH,
+  MAX_SEED,
+  RunSetupError,
+  runConformance,
+} from './engine/runConformance.js';
 import { EXIT_CODES } from './reporters/runOutcome.js';
 import { createSecretRedactor } from './secrets/secretRedactor.js';
 import {
@@ -68,6 +74,11 @@ const program = new Command()
       throw new InvalidArgumentError(`--seed must be an integer from 0 to ${MAX_SEED}.`);
     return Number(v);
   })
+  .option(
+    '--concurrency <n>',
+    'most requests in flight for independent cases (default: profile, else 4; capped by rateLimitPerSecond)',
+    positiveInteger('--concurrency', MAX_CONCURRENCY),
+  )
   .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
   .option('--replay <file>', 're-run exactly the case recorded in a replay file (combine with --target)')
@@ -132,6 +143,7 @@ async function main(): Promise<number> {
     rules?: string;
     depth: number;
     seed?: number;
+    concurrency?: number;
     reporter?: string[];
     out?: string;
     replay?: string;
@@ -173,6 +185,7 @@ async function main(): Promise<number> {
       progress: (line) => process.stderr.write(`  ${line}\n`),
       ...(opts.rules !== undefined ? { rules: opts.rules } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
       ...(opts.out ? { outDir: opts.out } : {}),
       ...(opts.replay ? { replayFile: opts.replay } : {}),
       ...(opts.shard ? { shard: opts.shard } : {}),

@@ -1,5 +1,8 @@
 export { descendantPids, killDescendants } from './engine/processTree.js';
 export {
+  DEFAULT_CONCURRENCY,
+  effectiveConcurrency,
+  MAX_CONCURRENCY,
   productionGuard,
   type RunOptions,
   type RunResult,

@@ -142,6 +142,27 @@ describe('429 and the rate limit in the transport', () => {
     }
   });
 
+  it('never has more than maxInFlight requests in flight, however many are sent at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = await listenLocally((_req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }, 20);
+    });
+    try {
+      const http = createTargetHttp({ baseUrl: `${slow.origin}/v1`, requestTimeoutMs: 5000, maxInFlight: 3 });
+      const answers = await Promise.all(Array.from({ length: 12 }, () => http.send(listBuckets)));
+      expect(answers.map((a) => a.response.status)).toEqual(Array(12).fill(200));
+      expect(most).toBe(3);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('never sends more than rateLimitPerSecond requests in any second, whether sent one by one or at once', async () => {
     const target = await rateLimitingTarget({ limited: 0, retryAfter: '1' });
     try {
@@ -149,6 +170,7 @@ describe('429 and the rate limit in the transport', () => {
         baseUrl: target.baseUrl,
         requestTimeoutMs: 5000,
         rateLimitPerSecond: 20,
+        maxInFlight: 15,
       });
       await Promise.all(Array.from({ length: 15 }, () => http.send(listBuckets)));
       for (let i = 0; i < 15; i++) {

@@ -30,6 +30,7 @@ function outcomeOf(
       target: 'unit',
       targetKind: 'real',
       seed: 42,
+      concurrency: 1,
       depth: 5,
       profile: {} as RunOutcome['info']['profile'],
       startedAt: new Date(0).toISOString(),

@@ -12,6 +12,8 @@ export interface TargetHttpOptions {
   readonly timeoutBreaker?: number;
   /** Largest response body read; a larger one fails the check (default DEFAULT_MAX_RESPONSE_BYTES). */
   readonly maxResponseBytes?: number;
+  /** Most requests in flight at once, whoever sends them (the run's concurrency; default 1). */
+  readonly maxInFlight?: number;
   /** Told of every exchange with the target (the coverage report reads them). */
   readonly onExchange?: (exchange: Exchange) => void;
 }
@@ -28,6 +30,11 @@ export interface TargetHttp {
   forward(request: Request): Promise<Response>;
   /** Every exchange since the last `drain()`, for failure reports. */
   drain(): Exchange[];
+  /**
+   * Abandons every request in flight: a check whose concurrent case got no answer ends
+   * incomplete anyway, and its siblings' waits would only trip the timeout breaker.
+   */
+  cancelInFlight(): void;
   /** Requests sent, timeouts seen, and until when a 429 paused every request (ms since the epoch). */
   readonly stats: { requests: number; timeouts: number; pausedUntil: number };
   readonly origin: string;
@@ -129,9 +136,20 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const windowLimit = options.rateLimitPerSecond ? Math.max(1, Math.floor(options.rateLimitPerSecond)) : 0;
   // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
   const stats = { requests: 0, timeouts: 0, pausedUntil: 0 };
+  let lastTimeoutAt = Number.NEGATIVE_INFINITY;
+  const inFlight = new Set<AbortController>();
   let log: Exchange[] = [];
 
-  async function pace(): Promise<void> {
+  // Concurrent sends take their slots one after another: two waiters woken together must not
+  // both see the window free.
+  let paceQueue: Promise<void> = Promise.resolve();
+  function pace(): Promise<void> {
+    const turn = paceQueue.then(paceOne);
+    paceQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async function paceOne(): Promise<void> {
     const now = Date.now();
     const slot = Math.max(now, nextSlot, stats.pausedUntil);
     if (interval) nextSlot = slot + interval;
@@ -149,7 +167,31 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     if (recentSends.length > windowLimit) recentSends.splice(0, recentSends.length - windowLimit);
   }
 
+  // The concurrency bound holds at the wire, whatever a check awaits together: a slot is handed
+  // straight to the next waiter, so no newcomer slips in between.
+  const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  async function acquireSlot(): Promise<void> {
+    if (active < maxInFlight) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  function releaseSlot(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
+  }
+
   async function once(request: WireRequest): Promise<ApiResponse> {
+    await acquireSlot();
+    try {
+      return await sendNow(request);
+    } finally {
+      releaseSlot();
+    }
+  }
+
+  async function sendNow(request: WireRequest): Promise<ApiResponse> {
     const { method, href } = request;
     if (options.deadlineAt && Date.now() > options.deadlineAt) {
       throw new TransportError(href, method, 'the run deadline has passed; request not sent');
@@ -170,13 +212,18 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const deadlineBound = untilDeadline < options.requestTimeoutMs;
     const started = performance.now();
     stats.requests++;
+    const cancel = new AbortController();
+    inFlight.add(cancel);
     try {
       const response = await doFetch(href, {
         method,
         headers: request.headers as Record<string, string>,
         ...(request.body !== undefined ? { body: request.body } : {}),
         redirect: 'manual',
-        signal: AbortSignal.timeout(Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline))),
+        signal: AbortSignal.any([
+          cancel.signal,
+          AbortSignal.timeout(Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline))),
+        ]),
       });
       const bodyText = await readCapped(response, maxResponseBytes, { href, method });
       const headers: Record<string, string> = {};
@@ -203,9 +250,18 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
+      if (cancel.signal.aborted)
+        throw new TransportError(href, method, 'abandoned: another request of the same check got no answer');
       const reason = describeTransportFailure(error, options.requestTimeoutMs, deadlineBound);
-      if (reason.includes('(timeout')) stats.timeouts++;
+      // Timeouts of requests that were in flight together cost one wait, not several: only a
+      // request sent after the last counted timeout counts again.
+      if (reason.includes('(timeout') && started >= lastTimeoutAt) {
+        stats.timeouts++;
+        lastTimeoutAt = performance.now();
+      }
       throw new TransportError(href, method, reason);
+    } finally {
+      inFlight.delete(cancel);
     }
   }
 
@@ -255,6 +311,9 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   return {
     origin: base.origin,
     stats,
+    cancelInFlight() {
+      for (const cancel of inFlight) cancel.abort();
+    },
     drain() {
       const drained = log;
       log = [];

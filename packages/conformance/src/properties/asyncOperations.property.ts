@@ -77,7 +77,7 @@ ruleTest('IDEM-1', 'rejects VM create and delete without X-Idempotency-Key (any 
       expectStatus(exchange, is4xx, 'a 4xx: X-Idempotency-Key is required');
       return observed;
     },
-    { examples: ops },
+    { examples: ops, independent: true },
   );
 });
 

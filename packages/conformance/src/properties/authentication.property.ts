@@ -32,6 +32,7 @@ ruleTest(
           usableOperations(suite, 'probe'),
           malformedAuthorizationCases(suite.fullToken('billing.read')),
         ),
+        independent: true,
       },
     );
   },
@@ -47,7 +48,10 @@ ruleTest('AUTH-2', 'answers 401 to unknown tokens on every operation', async (t)
       expectStatus(exchange, is401, '401 for a token the environment never issued');
       return observed;
     },
-    { examples: everyPair(usableOperations(suite, 'probe'), [`${prefix}conformance_unknown`]) },
+    {
+      examples: everyPair(usableOperations(suite, 'probe'), [`${prefix}conformance_unknown`]),
+      independent: true,
+    },
   );
 });
 
@@ -62,7 +66,7 @@ ruleTest('AUTH-3', 'answers 401 to a revoked token on every operation', async (t
       expectStatus(exchange, is401, '401 for a revoked token');
       return observed;
     },
-    { examples: usableOperations(suite, 'probe') },
+    { examples: usableOperations(suite, 'probe'), independent: true },
   );
 });
 
@@ -82,17 +86,21 @@ ruleTest('ENV-1', 'answers 401 to tokens of the other environment on every opera
       expectStatus(exchange, is401, `401 for a ${kind}`);
       return observed;
     },
-    { examples: everyPair(usableOperations(suite, 'probe'), tokens) },
+    { examples: everyPair(usableOperations(suite, 'probe'), tokens), independent: true },
   );
 });
 
 ruleTest('ENV-2', 'serves the API under a base URL that ends with /v1', async (t) => {
   const suite = getSuite();
-  await t.check(fc.constant(suite.operation('listBuckets')), async (op) => {
-    if (!new URL(suite.profile.baseUrl).pathname.endsWith('/v1'))
-      throw new Error(`baseUrl ${suite.profile.baseUrl} does not end with /v1`);
-    const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
-    expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
-    return observed;
-  });
+  await t.check(
+    fc.constant(suite.operation('listBuckets')),
+    async (op) => {
+      if (!new URL(suite.profile.baseUrl).pathname.endsWith('/v1'))
+        throw new Error(`baseUrl ${suite.profile.baseUrl} does not end with /v1`);
+      const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
+      expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
+      return observed;
+    },
+    { independent: true },
+  );
 });

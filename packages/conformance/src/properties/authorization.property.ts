@@ -46,7 +46,7 @@ ruleTest('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope
       expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks ${op.scope}`);
       return observed;
     },
-    { examples: pairs },
+    { examples: pairs, independent: true },
   );
 });
 
@@ -77,7 +77,7 @@ ruleTest(
         );
         return grantedAccess(op, exchange.response.status);
       },
-      { examples: cases },
+      { examples: cases, independent: true },
     );
   },
 );
@@ -113,7 +113,7 @@ ruleTest(
         );
         return observed;
       },
-      { examples: cases },
+      { examples: cases, independent: true },
     );
   },
 );
@@ -146,7 +146,7 @@ ruleTest(
         );
         return grantedAccess(op, exchange.response.status);
       },
-      { examples: cases },
+      { examples: cases, independent: true },
     );
   },
 );

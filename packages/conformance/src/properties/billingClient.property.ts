@@ -219,6 +219,8 @@ ruleTest(
             ram_mb: 4096,
           },
         ]),
+        // Each case is one client's preflight and the create it must withhold: nothing is shared.
+        independent: true,
       },
     );
   },

@@ -41,7 +41,7 @@ ruleTest(
         }
         return observed;
       },
-      { examples: workspaces },
+      { examples: workspaces, independent: true },
     );
   },
 );
@@ -64,7 +64,7 @@ ruleTest('BILL-5', 'the preflight answers 403 to an identity without billing.rea
       expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks billing.read`);
       return observed;
     },
-    { examples: lacking },
+    { examples: lacking, independent: true },
   );
 });
 

@@ -41,6 +41,7 @@ ruleTest('ERR-1', 'every error is a JSON object with a string detail', async (t)
         { kind: 'no Authorization header', overrides: { authorization: null } },
         { kind: 'invalid workspace_id', overrides: { workspaceId: '0' } },
       ]),
+      independent: true,
     },
   );
 });
@@ -61,7 +62,7 @@ ruleTest('ERR-2', 'answers 404 for a resource that does not exist', async (t) =>
       expectErrorDetail(exchange);
       return observed;
     },
-    { examples: everyPair(ops, ['x']) },
+    { examples: everyPair(ops, ['x']), independent: true },
   );
 });
 
@@ -119,6 +120,7 @@ ruleTest('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd enc
           overrides: { body: '{}', contentType },
         })),
       ]),
+      independent: true,
     },
   );
 });

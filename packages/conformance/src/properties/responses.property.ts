@@ -41,7 +41,7 @@ ruleTest(
           ? observed
           : notApplicable(`${op.operationId} answered ${response.status}, not a success`);
       },
-      { examples: usableOperations(suite, 'positive') },
+      { examples: usableOperations(suite, 'positive'), independent: true },
     );
   },
 );
@@ -67,30 +67,34 @@ ruleTest('RESP-2', 'release reserved IP answers 204 with no body', async (t) => 
 
 ruleTest('RESP-3', 'the bucket list is the list itself, a JSON array, not an envelope', async (t) => {
   const suite = getSuite();
-  await t.check(fc.constant(suite.operation('listBuckets')), async (op) => {
-    const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
-    if (!is2xx(exchange.response.status))
-      return notApplicable(`list buckets answered ${exchange.response.status}, not a bucket list`);
-    const list = exchange.response.json;
-    if (!Array.isArray(list))
-      throw new RuleViolation(
-        `the bucket list is ${
-          list === null
-            ? 'null'
-            : typeof list === 'object'
-              ? `an object with ${
-                  Object.keys(list)
-                    .map((k) => JSON.stringify(k))
-                    .join(', ') || 'no fields'
-                } (an envelope)`
-              : exchange.response.isJson
-                ? `a JSON ${typeof list}`
-                : 'not JSON'
-        }; "A successful response returns the resource itself, not an envelope."`,
-        exchange,
-      );
-    return observed;
-  });
+  await t.check(
+    fc.constant(suite.operation('listBuckets')),
+    async (op) => {
+      const exchange = await suite.http.send(operationRequest(op, suite, 'positive'));
+      if (!is2xx(exchange.response.status))
+        return notApplicable(`list buckets answered ${exchange.response.status}, not a bucket list`);
+      const list = exchange.response.json;
+      if (!Array.isArray(list))
+        throw new RuleViolation(
+          `the bucket list is ${
+            list === null
+              ? 'null'
+              : typeof list === 'object'
+                ? `an object with ${
+                    Object.keys(list)
+                      .map((k) => JSON.stringify(k))
+                      .join(', ') || 'no fields'
+                  } (an envelope)`
+                : exchange.response.isJson
+                  ? `a JSON ${typeof list}`
+                  : 'not JSON'
+          }; "A successful response returns the resource itself, not an envelope."`,
+          exchange,
+        );
+      return observed;
+    },
+    { independent: true },
+  );
 });
 
 const ENUMS: Record<string, Record<string, readonly string[]>> = {
@@ -139,7 +143,7 @@ ruleTest(
         }
         return checked > 0 ? observed : notApplicable(`the ${op.operationId} record carries no enum field`);
       },
-      { examples: ops },
+      { examples: ops, independent: true },
     );
   },
 );

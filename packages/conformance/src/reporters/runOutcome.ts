@@ -64,6 +64,8 @@ export interface RunInfo {
   readonly targetKind: string;
   readonly seed: number;
   readonly depth: number;
+  /** Requests in flight at once for independent cases (after the rate-limit cap). */
+  readonly concurrency: number;
   readonly profile: TargetProfile;
   readonly startedAt: string;
   readonly durationMs: number;

@@ -69,7 +69,17 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
     return entry;
   }
 
+  // Every answer of the run is checked (RESP-1 run-wide): resolve each (operation, status) once.
+  const responseCache = new Map<string, [string, ResponseObject] | undefined>();
   function responseFor(operationId: string, status: number): [string, ResponseObject] | undefined {
+    const cacheKey = `${operationId} ${status}`;
+    if (responseCache.has(cacheKey)) return responseCache.get(cacheKey);
+    const found = resolveResponse(operationId, status);
+    responseCache.set(cacheKey, found);
+    return found;
+  }
+
+  function resolveResponse(operationId: string, status: number): [string, ResponseObject] | undefined {
     const op = operations.find((o) => o.operationId === operationId);
     if (!op) throw new Error(`Unknown operation ${operationId}`);
     const raw = doc.paths[op.path]?.[op.method] as { responses: Record<string, unknown> };

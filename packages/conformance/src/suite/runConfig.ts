@@ -14,6 +14,8 @@ export interface RunConfig {
   readonly targetKind: TargetKind;
   readonly depth: number;
   readonly seed: number;
+  /** Most requests in flight at once, for checks whose cases are independent (1: one at a time). */
+  readonly concurrency: number;
   /** Directory for replay files and the created-resources log of this run. */
   readonly runDir: string;
   readonly deadlineAt: number;

@@ -11,6 +11,7 @@ import { createOperationRoutes } from '../spec/operationRoutes.js';
 import { createResponseValidator, type ResponseValidator } from '../spec/responseValidator.js';
 import { type CoverageRecorder, createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
 import { profileSecrets, type TargetProfile } from '../targetProfile/index.js';
+import { type PooledFailure, plannedCases, runCasePool } from './casePool.js';
 import type { CaseVerdict, CheckVerdictMeta } from './caseVerdict.js';
 import { describeExchange, type FailureReport, formatFailure } from './failureReport.js';
 import { identityWith } from './identities.js';
@@ -54,6 +55,7 @@ export function getSuite(): Suite {
     baseUrl: profile.baseUrl,
     requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
     deadlineAt: config.deadlineAt,
+    maxInFlight: config.concurrency,
     ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
     ...(profile.maxResponseBytes ? { maxResponseBytes: profile.maxResponseBytes } : {}),
   });
@@ -103,6 +105,19 @@ export interface CheckOptions {
   readonly maxRuns?: number;
   /** Cases always run first (finite domains are covered whole, not sampled). */
   readonly examples?: readonly unknown[];
+  /**
+   * On a target that obeys the document, no case's verdict depends on which cases ran before it:
+   * refused probes, reads, and repeats of one request whose state answers (404/409) the check
+   * accepts. Such cases may be sent `concurrency` at a time. Never for checks whose cases change
+   * state they later read or rely on order (creates, deletes, idempotency replays, a NAT rule
+   * read back or restored).
+   */
+  readonly independent?: boolean;
+  /**
+   * Puts back what the cases share before a concurrent failure is looked for again one case at
+   * a time, so the sequential run blames the case that breaks the rule, not the state it left.
+   */
+  readonly beforeRerun?: () => Promise<void>;
 }
 
 export interface RuleTestContext {
@@ -254,45 +269,103 @@ export function ruleTest(
               if (verdict.observed) observedCases++;
               else notApplicableWhys.push(verdict.why);
             } catch (error) {
-              if (error instanceof TransportError) transportFailure = error;
+              if (error instanceof TransportError && !transportFailure) {
+                transportFailure = error;
+                // Concurrent siblings would only wait out their own timeouts: the check is incomplete.
+                suite.http.cancelInFlight();
+              }
               throw error;
             }
           };
           type T0 = unknown;
+          const seed = replay?.seed ?? config.seed;
+          const finished = (): void => {
+            if (ctx.signal.aborted) throw new CheckIncomplete(INTERRUPTED);
+            // No answer is no verdict: the rule was neither kept nor broken where nothing came back.
+            if (transportFailure) throw new CheckIncomplete(`not finished: ${transportFailure.message}`);
+          };
+          // Independent cases go out `concurrency` at a time: the same planned cases, so the same
+          // requests. A failure is then found again sequentially, which shrinks it and gives a
+          // replayable path; the pooled failure stands even if the sequential run does not see it.
+          let pooled: PooledFailure<T0> | undefined;
+          const lanes = options.independent && !replay ? config.concurrency : 1;
+          if (lanes > 1) {
+            const cases = plannedCases(arbitrary as fc.Arbitrary<T0>, { numRuns, examples, seed });
+            const pooledCase = async (value: T0): Promise<void> => {
+              try {
+                await guarded(value);
+              } catch (error) {
+                // fc.pre makes fast-check draw a replacement case, which the plan cannot know.
+                if (fc.PreconditionFailure.isFailure(error))
+                  throw new Error(
+                    `${fullTitle}: fc.pre is not allowed in an independent check; generate only the cases it keeps`,
+                  );
+                throw error;
+              }
+            };
+            pooled = await runCasePool(
+              cases,
+              lanes,
+              pooledCase,
+              () => ctx.signal.aborted || !!transportFailure,
+            );
+            finished();
+            if (!pooled) {
+              if (observedCases === 0) withoutEvidence.push(summariseWhy(notApplicableWhys));
+              return;
+            }
+            observedCases = 0;
+            notApplicableWhys.length = 0;
+            // The pooled failure stands whatever happens here: a failed reset only blurs the blame.
+            await options.beforeRerun?.().catch(() => undefined);
+            suite.http.drain();
+          }
           const details = await fc.check(fc.asyncProperty(arbitrary as fc.Arbitrary<T0>, guarded), {
             numRuns,
             examples,
-            seed: replay?.seed ?? config.seed,
+            seed,
             ...(replay ? { path: replay.path, endOnFailure: true } : {}),
           });
-          if (ctx.signal.aborted) throw new CheckIncomplete(INTERRUPTED);
-          // No answer is no verdict: the rule was neither kept nor broken where nothing came back.
-          if (transportFailure) throw new CheckIncomplete(`not finished: ${transportFailure.message}`);
-          if (!details.failed) {
+          // After a pooled failure the rerun only refines the report: an interruption or a lost
+          // answer during it leaves the failure that was already seen.
+          if (!pooled) finished();
+          let rerun = details.failed && !transportFailure && !ctx.signal.aborted;
+          if (!details.failed && !pooled) {
             if (observedCases === 0) withoutEvidence.push(summariseWhy(notApplicableWhys));
             return;
           }
-          const counterexample = details.counterexample?.[0];
           suite.http.drain();
-          let error: unknown = details.errorInstance;
-          if (details.counterexample) {
+          let error: unknown = rerun ? details.errorInstance : pooled?.error;
+          if (rerun && details.counterexample) {
             try {
-              await predicate(counterexample as never);
+              await predicate(details.counterexample[0] as never);
             } catch (reproduced) {
               error = reproduced;
             }
+            if (error instanceof TransportError && pooled) {
+              rerun = false;
+              error = pooled.error;
+            }
           }
           if (error instanceof TransportError) throw new CheckIncomplete(`not finished: ${error.message}`);
+          const counterexample = rerun ? details.counterexample?.[0] : pooled?.value;
           const exchanges = suite.http.drain();
           const exchange =
             error instanceof RuleViolation && error.exchange ? error.exchange : exchanges.at(-1);
-          const message = redactor.redact(error instanceof Error ? error.message : String(error));
+          const cause = redactor.redact(error instanceof Error ? error.message : String(error));
+          const message = rerun
+            ? cause
+            : `${cause} (case ${(pooled?.index ?? 0) + 1} of ${numRuns}, with ${lanes} cases in flight; re-run one at a time it ${details.failed ? 'could not finish' : 'passed, so the answer depends on what else the target was doing'})`;
           const report: FailureReport = {
             rule: ruleId,
             test: fullTitle,
             seed: details.seed,
-            path: details.counterexamplePath ?? undefined,
-            counterexample: details.counterexample ? safeStringify(counterexample, redactor) : undefined,
+            // A fast-check path of one index replays that planned case alone, unshrunk.
+            path: rerun ? (details.counterexamplePath ?? undefined) : String(pooled?.index ?? 0),
+            counterexample:
+              (rerun ? details.counterexample : pooled) !== undefined
+                ? safeStringify(counterexample, redactor)
+                : undefined,
             message,
             ...describeExchange(exchange, redactor),
           };

@@ -93,6 +93,13 @@ export function targetProfileSchema(): Record<string, unknown> {
       allowProduction: { type: 'boolean' },
       requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
       rateLimitPerSecond: { type: 'number', exclusiveMinimum: 0 },
+      concurrency: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 32,
+        description:
+          'Most requests in flight at once for checks whose cases are independent (default 4, never above rateLimitPerSecond); checks that change state always send one at a time. Same as --concurrency.',
+      },
       maxResponseBytes: {
         type: 'integer',
         minimum: 1024,

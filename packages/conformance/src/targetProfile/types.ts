@@ -17,6 +17,8 @@ export interface TargetProfile {
   readonly allowProduction?: boolean;
   readonly requestTimeoutMs?: number;
   readonly rateLimitPerSecond?: number;
+  /** Most requests in flight for independent cases (as `--concurrency`). */
+  readonly concurrency?: number;
   /** Largest response body read (bytes); a larger answer fails its check. */
   readonly maxResponseBytes?: number;
   /** Gate mode, as `--strict`. */
