@@ -128,11 +128,17 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
               (e) =>
                 `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`,
             );
+      const mustErrors = format(validators.must);
+      let shouldErrors: string[] | undefined;
       return {
         responseKey: key,
         expectsBody: true,
-        mustErrors: format(validators.must),
-        shouldErrors: format(validators.should),
+        mustErrors,
+        // Most callers (the run-wide audit among them) never read the warnings: validate on demand.
+        get shouldErrors() {
+          shouldErrors ??= format(validators.should);
+          return shouldErrors;
+        },
       };
     },
   };
