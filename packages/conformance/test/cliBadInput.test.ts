@@ -86,6 +86,11 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   },
   { name: '--depth 0', args: ['--depth', '0'], says: /'0' is invalid\. --depth must be a positive integer/ },
   {
+    name: '--concurrency 33',
+    args: ['--concurrency', '33'],
+    says: /'33' is invalid\. --concurrency must be a positive integer \(at most 32\)/,
+  },
+  {
     name: '--rules matching no rule',
     args: ['--rules', 'WS-1,NOPE-*'],
     says: /--rules: "NOPE-\*" matches no rule\. Known rules: WS-1, /,

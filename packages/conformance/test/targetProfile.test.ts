@@ -71,6 +71,9 @@ describe('target profile loading and validation', () => {
     expect(problemsOf({ ...minimal, environment: 'staging' })[0]).toMatch(
       /^environment: "staging" is not one of "development", "production"/,
     );
+    expect(problemsOf({ ...minimal, concurrency: 4 })).toEqual([]);
+    expect(problemsOf({ ...minimal, concurrency: 0 })[0]).toMatch(/^concurrency: /);
+    expect(problemsOf({ ...minimal, concurrency: 2.5 })[0]).toMatch(/^concurrency: /);
   });
 
   it('refuses a token of the other environment without printing it', () => {
