@@ -76,9 +76,9 @@ export interface paths {
      *     **Idempotency.** `X-Idempotency-Key` is required. Retrying with the same key after a network
      *     failure is safe: the VM is not created twice.
      *
-     *     **Billing.** Creating a VM is billable. Call the billing eligibility preflight
-     *     (`POST /billing/resource-eligibility`) for the same workspace immediately before, and send
-     *     this request only when its `allowed` is `true`. The gateway also makes its own authoritative
+     *     **Billing.** Treated as a billable create (assumption A-CREATE-VM-BILLABLE). Call the billing
+     *     eligibility preflight (`POST /billing/resource-eligibility`) for the same workspace immediately
+     *     before, and send this request only when its `allowed` is `true`. The gateway also makes its own authoritative
      *     decision before forwarding the create and refuses it when the decision denies or cannot be
      *     made; the status code of that refusal is not shown. Never send wallet balances, credit
      *     limits or other billing state here.
