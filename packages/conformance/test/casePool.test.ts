@@ -69,7 +69,7 @@ describe('runCasePool', () => {
       () => false,
     );
     expect(failure?.index).toBe(1);
-    expect((failure?.error as Error).message).toBe('case 1');
+    expect((failure?.error as Error | undefined)?.message).toBe('case 1');
     expect(started).toEqual([0, 1, 2]);
     expect(settled).toBe(3);
   });
