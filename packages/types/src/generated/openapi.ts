@@ -76,7 +76,8 @@ export interface paths {
      *     **Idempotency.** `X-Idempotency-Key` is required. Retrying with the same key after a network
      *     failure is safe: the VM is not created twice.
      *
-     *     **Billing.** Creating a VM is billable. Call the billing eligibility preflight
+     *     **Billing.** The document names no operation as billable; this spec treats creating a VM as a
+     *     billable create (assumption A-CLOUD-VM-BILLABLE). Call the billing eligibility preflight
      *     (`POST /billing/resource-eligibility`) for the same workspace immediately before, and send
      *     this request only when its `allowed` is `true`. The gateway also makes its own authoritative
      *     decision before forwarding the create and refuses it when the decision denies or cannot be
