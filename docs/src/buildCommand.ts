@@ -3,7 +3,7 @@ import { defaultSiteDir } from './sitePaths.js';
 // The site builder is loaded only here, so that a missing spec build is reported in one line
 // naming the command to run, instead of as a module-resolution stack trace.
 async function main(): Promise<void> {
-  let buildSite: () => void;
+  let buildSite: () => Promise<void>;
   try {
     ({ buildSite } = await import('./buildSite.js'));
   } catch (error) {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const started = Date.now();
-  buildSite();
+  await buildSite();
   console.log(`docs: site built in ${defaultSiteDir} (${Date.now() - started} ms)`);
 }
 

@@ -1,5 +1,17 @@
-import type { Assumption, NotShown, OpenApiDocument } from '@cloud-api/spec';
-import { escapeHtml } from './pageLayout.js';
+import type { Assumption, NotShown } from '@cloud-api/spec';
+
+export function escapeHtml(text: string): string {
+  return (
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      .replaceAll("'", '&#39;')
+      // Vue compiles every page as a template: a literal `{{` would start an interpolation.
+      .replaceAll('{{', '{&#8203;{')
+  );
+}
 
 /** Inline code spans (`like this`) of the gap texts, after escaping. */
 function inlineCode(text: string): string {
@@ -9,7 +21,7 @@ function inlineCode(text: string): string {
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const head = headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('');
   const body = rows.map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n');
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<table tabindex="0">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
 /** The document's "not shown" gaps, quoted, from the bundled spec's `x-not-shown`. */
@@ -37,20 +49,3 @@ export function renderAssumptionsTable(assumptions: readonly Assumption[]): stri
 
 export const NOT_SHOWN_MARKER = '<!-- gaps:not-shown -->';
 export const ASSUMPTIONS_MARKER = '<!-- gaps:assumptions -->';
-
-/** Replaces the markers of a rendered guide with the tables; a missing marker is a build error. */
-export function insertGapTables(html: string, document: OpenApiDocument): string {
-  for (const marker of [NOT_SHOWN_MARKER, ASSUMPTIONS_MARKER]) {
-    if (!html.includes(marker)) throw new Error(`the unspecified guide lost its ${marker} marker`);
-  }
-  const notShown = document['x-not-shown'];
-  const assumptions = document['x-assumptions'];
-  if (!Array.isArray(notShown) || !Array.isArray(assumptions)) {
-    throw new Error(
-      'the bundled spec has no x-not-shown / x-assumptions lists; run pnpm --filter @cloud-api/spec bundle',
-    );
-  }
-  return html
-    .replace(NOT_SHOWN_MARKER, renderNotShownTable(notShown))
-    .replace(ASSUMPTIONS_MARKER, renderAssumptionsTable(assumptions));
-}

@@ -1,41 +1,49 @@
-/** One page of the site's navigation. `href` is relative to the site root. */
-export interface NavigationEntry {
-  readonly title: string;
-  readonly href: string;
-}
-
-/** A guide: a markdown file under `docs/guides/`, rendered to `guides/<slug>.html`. */
-export interface GuideEntry extends NavigationEntry {
+/** One guide: `guides/<slug>.md`, served as `guides/<slug>.html`. */
+export interface GuideEntry {
   readonly slug: string;
-  readonly source: string;
+  readonly title: string;
 }
 
-function guide(slug: string, title: string): GuideEntry {
-  return { slug, title, source: `${slug}.md`, href: `guides/${slug}.html` };
-}
-
-/** Guides in reading order; the navigation and the browser test both walk this list. */
+/** Guides in reading order: the sidebar, previous/next links and the browser test follow it. */
 export const guideCatalogue: readonly GuideEntry[] = [
-  guide('getting-started', 'Getting started with the client'),
-  guide('authentication', 'Authentication'),
-  guide('async-operations', 'Async operations and idempotency'),
-  guide('billing-preflight', 'The billing preflight'),
-  guide('conformance', 'Running the conformance suite'),
-  guide('rule-catalogue', 'Rule catalogue'),
-  guide('rule-matrix', 'Traceability matrix'),
-  guide('unspecified', 'What the document leaves unspecified'),
+  { slug: 'getting-started', title: 'Getting started with the client' },
+  { slug: 'authentication', title: 'Authentication' },
+  { slug: 'async-operations', title: 'Async operations and idempotency' },
+  { slug: 'billing-preflight', title: 'The billing preflight' },
+  { slug: 'conformance', title: 'Running the conformance suite' },
+  { slug: 'rule-catalogue', title: 'Rule catalogue' },
+  { slug: 'rule-matrix', title: 'Traceability matrix' },
+  { slug: 'unspecified', title: 'What the document leaves unspecified' },
 ];
 
-export const homeEntry: NavigationEntry = { title: 'Home', href: 'index.html' };
-export const referenceEntry: NavigationEntry = { title: 'API reference', href: 'reference/index.html' };
-
-/** Every page of the navigation, in the order the sidebar shows them. */
-export function navigationEntries(): readonly NavigationEntry[] {
-  return [homeEntry, referenceEntry, ...guideCatalogue];
+/** The TypeDoc references: one per package, written to `api/<slug>/` by the build. */
+export interface PackageReference {
+  readonly slug: string;
+  readonly title: string;
+  readonly packageName: string;
+  /** The package's entry point, relative to the repository root. */
+  readonly entryPoint: string;
+  readonly tsconfig: string;
 }
 
-/** The relative prefix from a page at `pageHref` back to the site root (`''` or `'../'`). */
-export function rootPrefix(pageHref: string): string {
-  const depth = pageHref.split('/').length - 1;
-  return '../'.repeat(depth);
+export const packageReferences: readonly PackageReference[] = [
+  {
+    slug: 'client',
+    title: 'Client API',
+    packageName: '@cloud-api/client',
+    entryPoint: 'packages/client/src/index.ts',
+    tsconfig: 'packages/client/tsconfig.build.json',
+  },
+  {
+    slug: 'conformance',
+    title: 'Conformance API',
+    packageName: '@cloud-api/conformance',
+    entryPoint: 'packages/conformance/src/index.ts',
+    tsconfig: 'packages/conformance/tsconfig.build.json',
+  },
+];
+
+/** URL slug of an operation's reference page: `createCloudVm` → `create-cloud-vm`. */
+export function operationSlug(operationId: string): string {
+  return operationId.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }

@@ -185,7 +185,7 @@ describe('the docs build without a built spec', () => {
     cpSync(join(docsDir, 'dist'), join(root, 'docs', 'dist'), { recursive: true });
     const modules = join(root, 'docs', 'node_modules');
     mkdirSync(join(modules, '@cloud-api', 'spec'), { recursive: true });
-    for (const name of ['markdown-it', 'yaml']) {
+    for (const name of ['vitepress', 'typedoc', 'yaml']) {
       symlinkSync(realpathSync(join(docsDir, 'node_modules', name)), join(modules, name));
     }
     writeFileSync(

@@ -167,19 +167,24 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     if (recentSends.length > windowLimit) recentSends.splice(0, recentSends.length - windowLimit);
   }
 
-  // The concurrency bound holds at the wire, whatever a check awaits together: a slot is handed
-  // straight to the next waiter, so no newcomer slips in between.
-  const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
+  // The concurrency bound holds at the wire, whatever a check awaits together. A freed slot goes
+  // to the next waiter at once, so no newcomer slips in; after a 429 the bound drops to 1.
+  let maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   let active = 0;
   const waiting: (() => void)[] = [];
   async function acquireSlot(): Promise<void> {
-    if (active < maxInFlight) active++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    if (active < maxInFlight && waiting.length === 0) {
+      active++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
   }
   function releaseSlot(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
+    active--;
+    while (active < maxInFlight && waiting.length > 0) {
+      active++;
+      waiting.shift()?.();
+    }
   }
 
   async function once(request: WireRequest): Promise<ApiResponse> {
@@ -270,6 +275,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const { method, href } = request;
     let response = await once(request);
     for (let retries = 0; response.status === 429; retries++) {
+      // The target is at its limit: from now on the run sends one request at a time.
+      maxInFlight = 1;
       const header = response.headers['retry-after'];
       const asked = header === undefined ? 'without Retry-After' : `with Retry-After: ${header}`;
       const wait = retryAfterMs(header);

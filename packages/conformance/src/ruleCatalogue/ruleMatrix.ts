@@ -15,7 +15,7 @@ export function renderRuleMatrix(checks: readonly DeclaredCheck[] = declaredChec
     '',
     'Every rule the conformance suite checks, the document sentence it comes from, the checks (tests) that verify it and the targets able to check it. `real` is any environment described by a target profile.',
     '',
-    '| Rule | Level | Rule | Checks | Prism | Sandbox | Real | Latitude ("not shown") |',
+    '| Rule | Level | Requirement | Checks | Prism | Sandbox | Real | Latitude ("not shown") |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const rule of rules) {

@@ -113,6 +113,7 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'Revoked tokens are rejected immediately on all later requests',
     quotes: ['Revoked tokens are rejected immediately on all later requests.'],
+    latitude: 'The document gives no status: 401 or 403 passes (A-REVOKED-TOKEN-STATUS).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['revokedToken'],
@@ -124,8 +125,7 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'Production tokens start with `svc_prod_key_` and are sent to {base_url}. Development tokens start with `svc_dev_key_` and are sent to {dev_base_url}. A token is valid only in its own environment.',
     ],
-    latitude:
-      'Status taken as 401 (A-OTHER-ENVIRONMENT-TOKEN: a token outside its environment is invalid there).',
+    latitude: 'The document gives no status: 401 (the spec, A-OTHER-ENVIRONMENT-TOKEN) or 403 passes.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
   },

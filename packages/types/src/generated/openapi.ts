@@ -76,9 +76,10 @@ export interface paths {
      *     **Idempotency.** `X-Idempotency-Key` is required. Retrying with the same key after a network
      *     failure is safe: the VM is not created twice.
      *
-     *     **Billing.** Treated as a billable create (assumption A-CREATE-VM-BILLABLE). Call the billing
-     *     eligibility preflight (`POST /billing/resource-eligibility`) for the same workspace immediately
-     *     before, and send this request only when its `allowed` is `true`. The gateway also makes its own authoritative
+     *     **Billing.** The document names no operation as billable; this spec treats creating a VM as a
+     *     billable create (assumption A-CREATE-VM-BILLABLE). Call the billing eligibility preflight
+     *     (`POST /billing/resource-eligibility`) for the same workspace immediately before, and send
+     *     this request only when its `allowed` is `true`. The gateway also makes its own authoritative
      *     decision before forwarding the create and refuses it when the decision denies or cannot be
      *     made; the status code of that refusal is not shown. Never send wallet balances, credit
      *     limits or other billing state here.
@@ -440,7 +441,7 @@ export interface components {
     };
   };
   responses: {
-    /** @description Unauthorized: the token is missing, malformed, expired or invalid (including a revoked token, and a token of the other environment). */
+    /** @description Unauthorized: the token is missing, malformed, expired or invalid. This spec also answers 401 to a revoked token and to a token of the other environment, for which the document gives no status (assumptions A-REVOKED-TOKEN-STATUS, A-OTHER-ENVIRONMENT-TOKEN). */
     readonly Unauthorized: {
       headers: {
         readonly [name: string]: unknown;
