@@ -112,7 +112,10 @@ export function createRequestListener(
 
   const authorise = (route: Route, req: IncomingMessage): Caller | OperationResult => {
     const outcome = authenticator.authenticate(req.headers.authorization, req.method === 'GET');
-    if (!outcome.ok) return errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
+    if (!outcome.ok)
+      return outcome.status === 403
+        ? errorResult(403, outcome.detail)
+        : errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
     for (const scope of route.requiredScopes) {
       if (!outcome.caller.hasScope(scope)) {
         return errorResult(

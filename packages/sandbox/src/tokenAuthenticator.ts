@@ -12,7 +12,7 @@ export interface Caller {
 
 export type AuthenticationOutcome =
   | { readonly ok: true; readonly caller: Caller }
-  | { readonly ok: false; readonly detail: string };
+  | { readonly ok: false; readonly detail: string; readonly status?: number };
 
 const BEARER = 'bearer ';
 
@@ -47,6 +47,11 @@ export class TokenAuthenticator {
       hasScope: (scope) => scope.endsWith('.read'),
       policyAllows: () => true,
     };
+  }
+
+  /** The document shows no status for a revoked or other-environment token: 401 unless the variant says 403. */
+  private rejectedTokenStatus(): { status?: number } {
+    return this.behaviour.variant === 'rejected-tokens-403' ? { status: 403 } : {};
   }
 
   private get ownPrefix(): string {
@@ -104,6 +109,7 @@ export class TokenAuthenticator {
       if (token.startsWith(other) || token === this.otherEnvironmentToken) {
         return {
           ok: false,
+          ...this.rejectedTokenStatus(),
           detail: `This token belongs to the ${this.otherEnvironment} environment; this is the ${this.environment} environment, which takes ${own} tokens only.`,
         };
       }
@@ -117,6 +123,7 @@ export class TokenAuthenticator {
         return { ok: true, caller: this.faultBypassCaller };
       return {
         ok: false,
+        ...this.rejectedTokenStatus(),
         detail: 'This API token has been revoked; create a new token in the management portal.',
       };
     }

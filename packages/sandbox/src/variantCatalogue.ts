@@ -58,6 +58,14 @@ export const variantCatalogue = [
       'A GPU VM whose delete was accepted is gone at once: deleting it again or enabling its backups answers 404 instead of 409.',
   },
   {
+    id: 'rejected-tokens-403',
+    // Also A-OTHER-ENVIRONMENT-TOKEN: neither a revoked token's status nor that of a token of the
+    // other environment is shown.
+    gap: 'A-REVOKED-TOKEN-STATUS',
+    description:
+      'A revoked token, and a token of the other environment (or with its prefix), answer 403 instead of 401.',
+  },
+  {
     id: 'cross-workspace-resource-403',
     // No status is shown for a resource asked through another workspace of the organization: the
     // resource is not found there (404) and the request may not use the resource's workspace (403);

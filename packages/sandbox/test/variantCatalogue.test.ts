@@ -40,6 +40,24 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => answer(o).status === 403,
     withVariant: (o) => answer(o).status === 409 && typeof record(o).detail === 'string',
   },
+  'rejected-tokens-403': {
+    observe: async (h) => ({
+      revoked: await h.call('GET', paths.buckets, { authorization: `Bearer ${h.profile.revokedToken}` }),
+      other: await h.call('GET', paths.buckets, {
+        authorization: `Bearer ${h.profile.otherEnvironmentToken}`,
+      }),
+    }),
+    byDefault: (o) => {
+      const { revoked, other } = o as { revoked: Answer; other: Answer };
+      return revoked.status === 401 && other.status === 401;
+    },
+    withVariant: (o) => {
+      const { revoked, other } = o as { revoked: Answer; other: Answer };
+      return [revoked, other].every(
+        (a) => a.status === 403 && typeof (a.json as { detail?: unknown }).detail === 'string',
+      );
+    },
+  },
   'parameters-checked-before-auth': {
     // Breaks two rules at once: any status either rule allows is correct (A-CHECK-ORDER).
     observe: (h) => h.call('GET', paths.buckets, { workspace: '0', authorization: null }),
