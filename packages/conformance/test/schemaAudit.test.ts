@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
 import { schemaAuditOutcome } from '../src/reporters/runOutcome.js';
-import { createOperationRoutes } from '../src/spec/operationRoutes.js';
+import { createOperationRoutes, routeExchanges } from '../src/spec/operationRoutes.js';
 import { createResponseValidator } from '../src/spec/responseValidator.js';
 import { createSchemaAudit } from '../src/suite/schemaAudit.js';
 
 const validator = createResponseValidator();
-const audit = () => createSchemaAudit(validator, createOperationRoutes(validator.operations));
+const routes = createOperationRoutes(validator.operations);
+/** The audit as the suite feeds it: each exchange routed to its operation first. */
+const audit = () => {
+  const recorder = createSchemaAudit(validator);
+  return { record: routeExchanges(routes, [recorder]), drain: () => recorder.drain() };
+};
 
 const policy = {
   organization_id: 'org-1',

@@ -1,6 +1,5 @@
 import type { OperationEntry } from '@cloud-api/spec';
-import type { Exchange } from '../http/exchange.js';
-import { createOperationRoutes } from '../spec/operationRoutes.js';
+import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import { requestFields } from '../spec/requestSchemas.js';
 
 /** What one check sent and saw, in the words of the spec: operations, response keys, fields. */
@@ -31,8 +30,7 @@ function valueAt(body: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-export interface CoverageRecorder {
-  record(exchange: Exchange): void;
+export interface CoverageRecorder extends ExchangeRecorder {
   /**
    * A check identified an answer as a documented response whose status the spec cannot name
    * (the billing refusal is `default`: its status is not shown), so the key is noted directly.
@@ -43,16 +41,13 @@ export interface CoverageRecorder {
 }
 
 /** Reads every exchange the suite has with the target and notes what it covers of the spec. */
-export function createCoverageRecorder(operations: readonly OperationEntry[]): CoverageRecorder {
-  const routes = createOperationRoutes(operations);
+export function createCoverageRecorder(): CoverageRecorder {
   let responses = new Set<string>();
   let fields = new Set<string>();
   let enumValues = new Set<string>();
   return {
-    record(exchange) {
+    record(exchange, op) {
       const { request, response } = exchange;
-      const op = routes.find(request.method, request.path);
-      if (!op) return;
       const key = responseKeyOf(op, response.status);
       if (key) responses.add(JSON.stringify([op.operationId, key]));
       if (request.body === undefined) return;

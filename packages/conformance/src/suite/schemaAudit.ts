@@ -1,6 +1,6 @@
 import type { Exchange } from '../http/exchange.js';
 import { type DeclaredCheck, RUN_WIDE_CHECKS } from '../ruleCatalogue/traceability.js';
-import type { OperationRoutes } from '../spec/operationRoutes.js';
+import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import type { ResponseValidator } from '../spec/responseValidator.js';
 
 /**
@@ -21,8 +21,7 @@ export interface SchemaAuditDelta {
   readonly violations: readonly SchemaViolation[];
 }
 
-export interface SchemaAudit {
-  record(exchange: Exchange): void;
+export interface SchemaAudit extends ExchangeRecorder {
   /** Everything recorded since the last drain. */
   drain(): SchemaAuditDelta;
 }
@@ -37,15 +36,13 @@ const MAX_VIOLATIONS_PER_CHECK = 3;
  * spec declares by status or range are judged; a status it leaves to `default` (a gateway's 502, a
  * 429) is no statement of the document's.
  */
-export function createSchemaAudit(validator: ResponseValidator, routes: OperationRoutes): SchemaAudit {
+export function createSchemaAudit(validator: ResponseValidator): SchemaAudit {
   let validatedSuccesses = 0;
   let violations: SchemaViolation[] = [];
   const seen = new Set<string>();
   return {
-    record(exchange) {
-      const { request, response } = exchange;
-      const op = routes.find(request.method, request.path);
-      if (!op) return;
+    record(exchange, op) {
+      const { response } = exchange;
       const result = validator.check(op.operationId, response.status, response.json);
       if (!result.responseKey || result.responseKey === 'default' || !result.expectsBody) return;
       const type = response.headers['content-type'] ?? '';

@@ -7,7 +7,7 @@ import { TransportError } from '../http/exchange.js';
 import { createTargetHttp, type TargetHttp } from '../http/targetHttp.js';
 import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
-import { createOperationRoutes } from '../spec/operationRoutes.js';
+import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
 import { createResponseValidator, type ResponseValidator } from '../spec/responseValidator.js';
 import { type CoverageRecorder, createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
 import { profileSecrets, type TargetProfile } from '../targetProfile/index.js';
@@ -45,13 +45,10 @@ export function getSuite(): Suite {
   const config = inject('conformanceRun');
   const profile = config.profile;
   const validator = createResponseValidator();
-  const coverage = createCoverageRecorder(validator.operations);
-  const schemaAudit = createSchemaAudit(validator, createOperationRoutes(validator.operations));
+  const coverage = createCoverageRecorder();
+  const schemaAudit = createSchemaAudit(validator);
   const http = createTargetHttp({
-    onExchange: (exchange) => {
-      coverage.record(exchange);
-      schemaAudit.record(exchange);
-    },
+    onExchange: routeExchanges(createOperationRoutes(validator.operations), [coverage, schemaAudit]),
     baseUrl: profile.baseUrl,
     requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
     deadlineAt: config.deadlineAt,
