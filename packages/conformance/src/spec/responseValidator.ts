@@ -36,9 +36,12 @@ function relaxAssumptions(node: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, relaxAssumptions(value)]));
 }
 
-function rewriteRefs(node: unknown): unknown {
-  return JSON.parse(JSON.stringify(node).replaceAll('"#/components/schemas/', '"#/$defs/'));
+/** Points `#/components/schemas/X` at the schema registered as `<variant>:X`. */
+function rewriteRefs(node: unknown, variant: Variant): unknown {
+  return JSON.parse(JSON.stringify(node).replaceAll('"#/components/schemas/', `"${variant}:`));
 }
+
+type Variant = 'must' | 'should';
 
 export interface ResponseValidator {
   check(operationId: string, status: number, body: unknown): ResponseCheck;
@@ -46,27 +49,30 @@ export interface ResponseValidator {
 }
 
 export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocument()): ResponseValidator {
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
-  const defs = doc.components.schemas;
-  const mustDefs = relaxAssumptions(rewriteRefs(defs)) as Record<string, unknown>;
-  const shouldDefs = rewriteRefs(defs) as Record<string, unknown>;
-  const cache = new Map<string, { must: ValidateFunction; should: ValidateFunction }>();
+  // The spec's schemas are checked against the OpenAPI 3.1 meta-schema when the spec is built:
+  // checking them again here cost every run a tenth of a second.
+  const ajv = addFormats(
+    new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false }),
+  );
+  // Each component schema is registered once per variant, so every response schema that refers
+  // to it shares one compiled validator instead of compiling its own copy.
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    ajv.addSchema(relaxAssumptions(rewriteRefs(schema, 'must')) as object, `must:${name}`);
+    ajv.addSchema(rewriteRefs(schema, 'should') as object, `should:${name}`);
+  }
+  const cache = new Map<string, ValidateFunction>();
   const operations = operationCatalogue(doc);
 
-  function compile(key: string, schema: unknown): { must: ValidateFunction; should: ValidateFunction } {
-    let entry = cache.get(key);
-    if (!entry) {
-      const rewritten = rewriteRefs(schema);
-      const mustRoot = relaxAssumptions(rewritten);
-      entry = {
-        must: ajv.compile(
-          typeof mustRoot === 'boolean' ? mustRoot : { ...(mustRoot as object), $defs: mustDefs },
-        ),
-        should: ajv.compile({ ...(rewritten as object), $defs: shouldDefs }),
-      };
-      cache.set(key, entry);
+  function compiled(key: string, variant: Variant, schema: unknown): ValidateFunction {
+    const cacheKey = `${variant} ${key}`;
+    let validate = cache.get(cacheKey);
+    if (!validate) {
+      const rewritten = rewriteRefs(schema, variant);
+      const root = variant === 'must' ? relaxAssumptions(rewritten) : rewritten;
+      validate = ajv.compile(root as object | boolean);
+      cache.set(cacheKey, validate);
     }
-    return entry;
+    return validate;
   }
 
   // Every answer of the run is checked (RESP-1 run-wide): resolve each (operation, status) once.
@@ -120,7 +126,7 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
       const schema = response.content?.['application/json']?.schema;
       if (schema === undefined)
         return { responseKey: key, expectsBody: false, mustErrors: [], shouldErrors: [] };
-      const validators = compile(`${operationId} ${key}`, schema);
+      const schemaKey = `${operationId} ${key}`;
       const format = (fn: ValidateFunction): string[] =>
         fn(body)
           ? []
@@ -128,7 +134,7 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
               (e) =>
                 `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`,
             );
-      const mustErrors = format(validators.must);
+      const mustErrors = format(compiled(schemaKey, 'must', schema));
       let shouldErrors: string[] | undefined;
       return {
         responseKey: key,
@@ -136,7 +142,7 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
         mustErrors,
         // Most callers (the run-wide audit among them) never read the warnings: validate on demand.
         get shouldErrors() {
-          shouldErrors ??= format(validators.should);
+          shouldErrors ??= format(compiled(schemaKey, 'should', schema));
           return shouldErrors;
         },
       };
