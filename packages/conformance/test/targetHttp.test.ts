@@ -1,0 +1,117 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseTooLargeError, TransportError } from '../src/http/exchange.js';
+import { createTargetHttp } from '../src/http/targetHttp.js';
+import { type LocalServer, listenLocally } from './localServer.js';
+
+interface Arrival {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** What the target receives, byte for byte, and a few odd answers keyed by path. */
+describe('the transport (undici request API)', () => {
+  const arrivals: Arrival[] = [];
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    server = await listenLocally((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        arrivals.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        if (req.url?.startsWith('/v1/hang')) return;
+        if (req.url?.startsWith('/v1/repeated')) {
+          res.setHeader('x-tag', ['a', 'b']);
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+          return;
+        }
+        if (req.url?.startsWith('/v1/split')) {
+          // "é" is two bytes: the first chunk ends in the middle of it.
+          const bytes = Buffer.from('{"name":"café"}', 'utf8');
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(bytes.subarray(0, 12));
+          setTimeout(() => res.end(bytes.subarray(12)), 10);
+          return;
+        }
+        if (req.url?.startsWith('/v1/large')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(`"${'x'.repeat(4096)}`);
+          setTimeout(() => res.end(`${'x'.repeat(4096)}"`), 10);
+          return;
+        }
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"r-1"}');
+      });
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends the method, path, query, headers and body it is given, adding only a User-Agent and Accept when absent', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 5000 });
+    const exchange = await http.send({
+      method: 'POST',
+      path: '/compute/cloud-vms',
+      query: [['workspace_id', '1 042+']],
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-idempotency-key': 'k' },
+      body: '{"name":"vm-é"}',
+    });
+    const arrival = arrivals.at(-1) as Arrival;
+    expect(arrival.method).toBe('POST');
+    // The query is encoded as a URL's searchParams encode it (a space as "+", "+" as "%2B").
+    expect(arrival.url).toBe('/v1/compute/cloud-vms?workspace_id=1+042%2B');
+    expect(exchange.url).toBe(`${server.origin}${arrival.url}`);
+    expect(arrival.body).toBe('{"name":"vm-é"}');
+    expect(arrival.headers['content-length']).toBe(String(Buffer.byteLength('{"name":"vm-é"}')));
+    expect(arrival.headers).toMatchObject({
+      authorization: 'Bearer t',
+      'content-type': 'application/json',
+      'x-idempotency-key': 'k',
+      accept: '*/*',
+      'user-agent': 'cloud-api-conformance',
+    });
+    expect(exchange.response).toMatchObject({ status: 201, isJson: true, json: { id: 'r-1' } });
+
+    await http.send({ method: 'GET', path: '/things', query: [], headers: { accept: 'application/json' } });
+    expect((arrivals.at(-1) as Arrival).headers.accept).toBe('application/json');
+  });
+
+  it('joins a repeated response header with ", " and decodes a UTF-8 body split inside a character', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 5000 });
+    const repeated = await http.send({ method: 'GET', path: '/repeated', query: [], headers: {} });
+    expect(repeated.response.headers['x-tag']).toBe('a, b');
+    const split = await http.send({ method: 'GET', path: '/split', query: [], headers: {} });
+    expect(split.response.json).toEqual({ name: 'café' });
+  });
+
+  it('fails a body past maxResponseBytes while it streams, and a hanging answer at the timeout', async () => {
+    const http = createTargetHttp({
+      baseUrl: `${server.origin}/v1`,
+      requestTimeoutMs: 300,
+      maxResponseBytes: 6000,
+    });
+    await expect(http.send({ method: 'GET', path: '/large', query: [], headers: {} })).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+    const hanging = http.send({ method: 'GET', path: '/hang', query: [], headers: {} });
+    await expect(hanging).rejects.toBeInstanceOf(TransportError);
+    await expect(hanging).rejects.toThrow(/no complete answer within 300 ms \(timeout/);
+    expect(http.stats.timeouts).toBe(1);
+  });
+
+  it('abandons a request in flight on cancelInFlight without counting a timeout', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 5000 });
+    const hanging = http.send({ method: 'GET', path: '/hang', query: [], headers: {} });
+    setTimeout(() => http.cancelInFlight(), 50);
+    await expect(hanging).rejects.toThrow(/abandoned/);
+    expect(http.stats.timeouts).toBe(0);
+  });
+});
