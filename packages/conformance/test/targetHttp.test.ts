@@ -12,7 +12,7 @@ interface Arrival {
 }
 
 /** What the target receives, byte for byte, and a few odd answers keyed by path. */
-describe('the transport (undici request API)', () => {
+describe('the transport (node:http, kept-alive connections)', () => {
   const arrivals: Arrival[] = [];
   let server: LocalServer;
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { Agent, request as undiciRequest } from 'undici';
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
 import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
+import { createWireClient } from './wireClient.js';
 
 export interface TargetHttpOptions {
   readonly baseUrl: string;
@@ -56,7 +56,7 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
 
 function describeTransportFailure(error: unknown): string {
   const err = error as { name?: string; code?: string; message?: string };
-  if (err.code === 'ECONNRESET' || err.code === 'UND_ERR_SOCKET') return 'connection reset by the server';
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return 'connection reset by the server';
   if (err.code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
   return `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`;
 }
@@ -127,10 +127,7 @@ const JITTER_ALLOWANCE_MS = 100;
 export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
-  // undici's request API, not fetch: the same HTTP client without WHATWG streams and Headers,
-  // which cost the run more CPU than everything else it does per request. Its own timeouts are
-  // off: the request's deadline below is the only one.
-  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  const wire = createWireClient();
   // The target counts arrivals, not sends: requests spaced so that any rateLimitPerSecond + 1 of
   // them span JITTER_ALLOWANCE_MS more than a second still arrive within the limit when the
   // network or a busy event loop delays one by up to that much.
@@ -236,17 +233,16 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     );
     inFlight.add(cancel);
     try {
-      const response = await undiciRequest(href, {
-        dispatcher,
-        method: method as 'GET',
+      const response = await wire.send(href, {
+        method,
         headers: { 'user-agent': USER_AGENT, accept: '*/*', ...request.headers },
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        body: request.body,
         signal: cancel.signal,
       });
       const bodyText = await readCapped(response.body, response.headers['content-length'], maxResponseBytes, {
         href,
         method,
-        status: response.statusCode,
+        status: response.status,
       });
       let json: unknown;
       let isJson = false;
@@ -259,7 +255,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         }
       }
       return {
-        status: response.statusCode,
+        status: response.status,
         headers: flatHeaders(response.headers),
         bodyText,
         json,
