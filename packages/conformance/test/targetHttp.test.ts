@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, TransportError } from '../src/http/exchange.js';
 import { createTargetHttp } from '../src/http/targetHttp.js';
+import { createWireClient } from '../src/http/wireClient.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
 interface Arrival {
@@ -82,6 +83,18 @@ describe('the transport (node:http, kept-alive connections)', () => {
 
     await http.send({ method: 'GET', path: '/things', query: [], headers: { accept: 'application/json' } });
     expect((arrivals.at(-1) as Arrival).headers.accept).toBe('application/json');
+  });
+
+  it('never turns credentials in a URL into an Authorization header', async () => {
+    const withCredentials = `${server.origin.replace('http://', 'http://ops:hunter2@')}/v1/things`;
+    const answer = await createWireClient().send(withCredentials, {
+      method: 'GET',
+      headers: {},
+      signal: new AbortController().signal,
+    });
+    answer.body.resume();
+    expect(answer.status).toBe(201);
+    expect((arrivals.at(-1) as Arrival).headers.authorization).toBeUndefined();
   });
 
   it('joins a repeated response header with ", " and decodes a UTF-8 body split inside a character', async () => {

@@ -89,6 +89,12 @@ describe('target profile loading and validation', () => {
   });
 
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+  it('refuses a base URL carrying user credentials, without printing them', () => {
+    const problems = problemsOf({ ...minimal, baseUrl: 'https://ops:hunter2@api.example.invalid/v1' });
+    expect(problems).toEqual([expect.stringMatching(/^baseUrl: must not carry user credentials/)]);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
   it('expands ${VAR} references and names a missing variable without any value', () => {
     const withReference = {
       ...minimal,

@@ -39,9 +39,19 @@ export function createWireClient(): WireClient {
         const outgoing = { ...headers };
         if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
         // Invalid header values throw here, synchronously: the promise turns them into a rejection.
+        // Host, port and path only: credentials in a URL would become a Basic Authorization
+        // header on every request that carries none (the 401 probes), so they are never used.
         const sent = (secure ? httpsRequest : httpRequest)(
-          url,
-          { method, headers: outgoing, agent: secure ? agents['https:'] : agents['http:'], signal },
+          {
+            protocol: url.protocol,
+            hostname: url.hostname.replace(/^\[|\]$/g, ''),
+            port: url.port,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers: outgoing,
+            agent: secure ? agents['https:'] : agents['http:'],
+            signal,
+          },
           (answer) => {
             resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: answer });
           },

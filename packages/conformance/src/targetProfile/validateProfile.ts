@@ -100,6 +100,12 @@ function crossFieldProblems(profile: TargetProfile): string[] {
   if (profile.workspaces.primary === profile.workspaces.secondary) {
     problems.push('workspaces.secondary: must differ from workspaces.primary');
   }
+  const base = URL.canParse(profile.baseUrl) ? new URL(profile.baseUrl) : undefined;
+  if (!base) problems.push('baseUrl: is not a valid URL; write it as https://host[:port]/path/v1');
+  else if (base.username || base.password)
+    problems.push(
+      "baseUrl: must not carry user credentials (user:password@host); the suite authenticates with the identities' tokens only",
+    );
   return problems;
 }
 
