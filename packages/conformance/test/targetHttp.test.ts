@@ -127,4 +127,30 @@ describe('the transport (node:http, kept-alive connections)', () => {
     await expect(hanging).rejects.toThrow(/abandoned/);
     expect(http.stats.timeouts).toBe(0);
   });
+
+  it('keeps a connection for the next request, closes it after 4 s idle, and never cuts a slow answer', async () => {
+    const sockets = new Set<unknown>();
+    const slow = await listenLocally((req, res) => {
+      sockets.add(req.socket);
+      setTimeout(
+        () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+        req.url === '/v1/slow' ? 4_500 : 0,
+      );
+    });
+    try {
+      const http = createTargetHttp({ baseUrl: `${slow.origin}/v1`, requestTimeoutMs: 10_000 });
+      const get = (path: string) => http.send({ method: 'GET', path, query: [], headers: {} });
+      await get('/a');
+      await get('/b');
+      expect(sockets.size).toBe(1);
+      // Longer than the 4 s idle limit, on one connection: the limit is for idle ones only.
+      expect((await get('/slow')).response.status).toBe(200);
+      expect(sockets.size).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 4_300));
+      await get('/c');
+      expect(sockets.size).toBe(2);
+    } finally {
+      await slow.close();
+    }
+  }, 20_000);
 });

@@ -20,6 +20,8 @@ export interface WireClient {
   ): Promise<WireAnswer>;
 }
 
+const IDLE_CONNECTION_MS = 4_000;
+
 /**
  * HTTP/1.1 over Node's own client with kept-alive connections. Not fetch: its WHATWG streams,
  * Headers and Response objects cost the run more CPU than everything else it does per request,
@@ -27,10 +29,10 @@ export interface WireClient {
  * exact length, never chunked; nothing is decompressed (nothing is asked compressed).
  */
 export function createWireClient(): WireClient {
-  const agents = {
-    'http:': new HttpAgent({ keepAlive: true }),
-    'https:': new HttpsAgent({ keepAlive: true }),
-  };
+  // An idle connection is closed after 4 s, before common servers' keep-alive timeouts (5 s and
+  // up) end it on their side: a request sent on a connection the server is closing would fail.
+  const idle = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+  const agents = { 'http:': new HttpAgent(idle), 'https:': new HttpsAgent(idle) };
   return {
     send(href, { method, headers, body, signal }) {
       return new Promise<WireAnswer>((resolve, reject) => {
