@@ -29,6 +29,10 @@ describe('the transport (node:http, kept-alive connections)', () => {
           body: Buffer.concat(chunks).toString('utf8'),
         });
         if (req.url?.startsWith('/v1/hang')) return;
+        if (req.url?.startsWith('/v1/garbage')) {
+          req.socket.end('HTTP/1.1 two hundred OK\r\n\r\n');
+          return;
+        }
         if (req.url?.startsWith('/v1/repeated')) {
           res.setHeader('x-tag', ['a', 'b']);
           res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -118,6 +122,14 @@ describe('the transport (node:http, kept-alive connections)', () => {
     await expect(hanging).rejects.toBeInstanceOf(TransportError);
     await expect(hanging).rejects.toThrow(/no complete answer within 300 ms \(timeout/);
     expect(http.stats.timeouts).toBe(1);
+  });
+
+  it('turns an answer that is not HTTP into a transport failure naming the parse error', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 5000 });
+    const garbage = http.send({ method: 'GET', path: '/garbage', query: [], headers: {} });
+    await expect(garbage).rejects.toBeInstanceOf(TransportError);
+    await expect(garbage).rejects.toThrow(/HPE_INVALID_STATUS/);
+    expect(http.stats.timeouts).toBe(0);
   });
 
   it('abandons a request in flight on cancelInFlight without counting a timeout', async () => {

@@ -99,9 +99,7 @@ async function readCapped(
     }
     chunks.push(chunk);
   }
-  return chunks.length === 1
-    ? (chunks[0] as Buffer).toString('utf8')
-    : Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Response headers as one string each: repeated ones joined with ", " as fetch's Headers does. */

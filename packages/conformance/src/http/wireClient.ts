@@ -40,9 +40,9 @@ export function createWireClient(): WireClient {
         const secure = url.protocol === 'https:';
         const outgoing = { ...headers };
         if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
-        // Invalid header values throw here, synchronously: the promise turns them into a rejection.
         // Host, port and path only: credentials in a URL would become a Basic Authorization
-        // header on every request that carries none (the 401 probes), so they are never used.
+        // header on every request that carries none (the 401 probes). Invalid header values
+        // throw synchronously, inside the executor, so they reject the promise.
         const sent = (secure ? httpsRequest : httpRequest)(
           {
             protocol: url.protocol,
