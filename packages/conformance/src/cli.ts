@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { killDescendants } from './engine/processTree.js';
-import {
-  MAX_CONCURRENCY,
-  MAX_DEPTH,
-  MAX_SEED,
-  RunSetupError,
-  runConformance,
-} from './engine/runConformance.js';
-import { EXIT_CODES } from './reporters/runOutcome.js';
+import { runConformance } from './run/engine.js';
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, type IntegerLimits, integerOption, OPTION_LIMITS } from './run/options.js';
+import { killDescendants } from './run/processTree.js';
+import { RunSetupError } from './run/runSetupError.js';
+import { EXIT_CODES } from './run/verdict.js';
 import { createSecretRedactor } from './secrets/secretRedactor.js';
 import {
   MissingEnvironmentVariableError,
@@ -16,11 +12,14 @@ import {
   ProfileValidationError,
 } from './targetProfile/index.js';
 
-function positiveInteger(name: string, max: number) {
+/** A commander parser over the engine's own bounds, so both say the same thing about a value. */
+function integer(name: string, limits: IntegerLimits) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
-      throw new InvalidArgumentError(`${name} must be a positive integer (at most ${max}).`);
-    return Number(value);
+    try {
+      return integerOption(name, value, limits);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
   };
 }
 
@@ -67,28 +66,28 @@ const program = new Command()
     ).default('sandbox'),
   )
   .option('--rules <list>', 'rules to check, e.g. "WS-*,AUTH-1" (default: all)')
-  .option('--depth <n>', 'runs per property (fast-check numRuns)', positiveInteger('--depth', MAX_DEPTH), 25)
-  .option('--seed <n>', 'fast-check seed, to reproduce a run', (v) => {
-    // The seeds a run prints and stores in replay files are always in this range.
-    if (!/^\d+$/.test(v) || Number(v) > MAX_SEED)
-      throw new InvalidArgumentError(`--seed must be an integer from 0 to ${MAX_SEED}.`);
-    return Number(v);
-  })
+  .option(
+    '--depth <n>',
+    'runs per property (fast-check numRuns)',
+    integer('--depth', OPTION_LIMITS.depth),
+    DEFAULT_DEPTH,
+  )
+  .option('--seed <n>', 'fast-check seed, to reproduce a run', integer('--seed', OPTION_LIMITS.seed))
   .option(
     '--concurrency <n>',
     'most requests in flight for independent cases (default: profile, else 4; capped by rateLimitPerSecond)',
-    positiveInteger('--concurrency', MAX_CONCURRENCY),
+    integer('--concurrency', OPTION_LIMITS.concurrency),
   )
   .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
   .option('--replay <file>', 're-run exactly the case recorded in a replay file (combine with --target)')
   .option('--allow-production', 'allow a production profile that also sets allowProduction: true', false)
-  .option('--shard <i/n>', 'run only shard i of n (vitest sharding, for CI machines)')
+  .option('--shard <i/n>', 'run only shard i of n (every check of a rule in one shard, for CI machines)')
   .option(
     '--deadline <seconds>',
     'stop the run after this many seconds (an unfinished run is incomplete, exit 3)',
-    positiveInteger('--deadline', 86_400),
-    600,
+    integer('--deadline', OPTION_LIMITS.deadline),
+    DEFAULT_DEADLINE_SECONDS,
   )
   .option(
     '--strict',
@@ -112,7 +111,7 @@ Exit codes:
        rule also had evidence and every skip is declared in unsupportedRules)
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
   ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
-  ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, a lost worker)
+  ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
   130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM. Reports still list every check.`,
   )
   // Errors are printed by main() as one line; commander's own exit is replaced by exit code 2.
@@ -158,7 +157,7 @@ async function main(): Promise<number> {
   let interruptedBy: 'SIGINT' | 'SIGTERM' | undefined;
   const interrupt = (signal: 'SIGINT' | 'SIGTERM'): void => {
     if (interruptedBy) {
-      // Forced: nothing the run started may outlive this process (workers, a Prism mock).
+      // Forced: nothing the run started may outlive this process (a Prism mock).
       killDescendants('SIGKILL');
       process.exit(EXIT_CODE_OF_SIGNAL[signal]);
     }
@@ -182,7 +181,7 @@ async function main(): Promise<number> {
       strict: opts.strict,
       redactor,
       signal: controller.signal,
-      progress: (line) => process.stderr.write(`  ${line}\n`),
+      progress: (line: string) => process.stderr.write(`  ${line}\n`),
       ...(opts.rules !== undefined ? { rules: opts.rules } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
@@ -211,7 +210,7 @@ async function main(): Promise<number> {
 }
 
 const exitCode = await main();
-// Whatever the run started and did not stop (a worker stuck in a read) must not outlive it, and
+// Whatever the run started and did not stop (a Prism mock) must not outlive it, and
 // nothing left in the event loop (an idle keep-alive socket, a timer) may hold the exit back.
 killDescendants('SIGKILL');
 process.exit(exitCode);

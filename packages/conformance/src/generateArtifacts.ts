@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderRuleMatrix } from './ruleCatalogue/ruleMatrix.js';
+import { renderRuleMatrix } from './traceability/ruleMatrix.js';
 import { targetProfileSchema } from './targetProfile/index.js';
 
 /** Files generated from the package's data and committed; tests fail when they are stale. */

@@ -1,8 +1,9 @@
-import type { ReportWriter } from './reportWriter.js';
+import type { Reporter } from '../run/events.js';
+import { outcomeReporter } from './reportContext.js';
 
 export const JSON_REPORT_FILE = 'conformance-report.json';
 
-export const jsonReport: ReportWriter = {
+export const jsonReport: Reporter = outcomeReporter({
   name: 'json',
   write(outcome, { writeFile, print }) {
     const file = writeFile(
@@ -11,4 +12,4 @@ export const jsonReport: ReportWriter = {
     );
     print(`JSON report: ${file}`);
   },
-};
+});

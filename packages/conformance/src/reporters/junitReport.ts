@@ -1,5 +1,6 @@
-import type { ReportWriter } from './reportWriter.js';
-import type { RunOutcome, TestOutcome } from './runOutcome.js';
+import type { Reporter } from '../run/events.js';
+import { outcomeReporter } from './reportContext.js';
+import type { RunOutcome, TestOutcome } from '../run/outcome.js';
 
 export const JUNIT_REPORT_FILE = 'conformance-junit.xml';
 
@@ -85,10 +86,10 @@ export function renderJunit(outcome: RunOutcome): string {
   return `${out.join('\n')}\n`;
 }
 
-export const junitReport: ReportWriter = {
+export const junitReport: Reporter = outcomeReporter({
   name: 'junit',
   write(outcome, { writeFile, print }) {
     const file = writeFile(JUNIT_REPORT_FILE, renderJunit(outcome));
     print(`JUnit report: ${file}`);
   },
-};
+});

@@ -1,6 +1,7 @@
 import { coverageLines } from '../specCoverage/coverageReport.js';
-import type { ReportWriter } from './reportWriter.js';
-import type { RunOutcome } from './runOutcome.js';
+import type { Reporter } from '../run/events.js';
+import { outcomeReporter } from './reportContext.js';
+import type { RunOutcome } from '../run/outcome.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
 
 export const MARKDOWN_REPORT_FILE = 'conformance-summary.md';
@@ -47,10 +48,10 @@ export function renderMarkdown(outcome: RunOutcome): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const markdownReport: ReportWriter = {
+export const markdownReport: Reporter = outcomeReporter({
   name: 'markdown',
   write(outcome, { writeFile, print }) {
     const file = writeFile(MARKDOWN_REPORT_FILE, renderMarkdown(outcome));
     print(`Markdown summary: ${file}`);
   },
-};
+});

@@ -1,6 +1,7 @@
 import { coverageLines } from '../specCoverage/coverageReport.js';
-import type { ReportWriter } from './reportWriter.js';
-import type { RunOutcome } from './runOutcome.js';
+import type { Reporter } from '../run/events.js';
+import { outcomeReporter } from './reportContext.js';
+import type { RunOutcome } from '../run/outcome.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
 
 export function renderTable(outcome: RunOutcome): string {
@@ -43,9 +44,9 @@ export function renderTable(outcome: RunOutcome): string {
   return lines.join('\n');
 }
 
-export const tableReport: ReportWriter = {
+export const tableReport: Reporter = outcomeReporter({
   name: 'table',
   write(outcome, { print }) {
     print(renderTable(outcome));
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CheckState, RuleOutcome, RunOutcome } from './runOutcome.js';
+import type { CheckState, RuleOutcome, RunOutcome } from '../run/outcome.js';
 
 /** The RESULT column: what each rule's state is called in the table and the Markdown summary. */
 export function ruleMark(rule: Pick<RuleOutcome, 'state' | 'level'>): string {

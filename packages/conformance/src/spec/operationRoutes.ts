@@ -1,5 +1,5 @@
 import type { OperationEntry } from '@cloud-api/spec';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../transport/exchange.js';
 
 export interface OperationRoutes {
   /** The spec operation a request went to, by method and path; undefined for paths the spec does not have. */

@@ -1,0 +1,54 @@
+import { NAT_RULE_FIELDS } from '../generate/bodies.js';
+import { operationRequest } from '../generate/operationRequest.js';
+import type { Exchange } from '../transport/exchange.js';
+import { expectJsonObject, RuleViolation } from './ruleViolation.js';
+import type { Session } from '../session/session.js';
+
+export type NatRuleFields = Readonly<Record<string, unknown>>;
+
+/**
+ * The profile's NAT rule as its own workspace shows it. The document shows no read of a rule:
+ * an empty partial update changes nothing and answers the current record, so it is the read.
+ */
+export async function readNatRule(session: Session): Promise<NatRuleFields | undefined> {
+  const exchange = await session.http.send(
+    operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', { body: '{}' }),
+  );
+  if (exchange.response.status !== 200) return undefined;
+  const record = expectJsonObject(exchange, 'the NAT rule record');
+  return Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]));
+}
+
+/** Field-by-field differences between two readings, for a message that says what changed. */
+export function natRuleChanges(before: NatRuleFields, after: NatRuleFields): string[] {
+  return NAT_RULE_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f])).map(
+    (f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`,
+  );
+}
+
+/** A refused update must have changed nothing: the rule, read again, must still read as `before`. */
+export async function expectNatRuleUnchanged(
+  session: Session,
+  before: NatRuleFields,
+  refused: Exchange,
+  what: string,
+): Promise<void> {
+  const after = await readNatRule(session);
+  const changes = after ? natRuleChanges(before, after) : [];
+  if (changes.length > 0)
+    throw new RuleViolation(
+      `the update was refused (${refused.response.status}) but ${what} changed: ${changes.join(', ')}`,
+      refused,
+    );
+}
+
+/** Puts the rule back as `original` showed it, if it was changed. */
+export async function restoreNatRule(session: Session, original: NatRuleFields): Promise<void> {
+  const now = await readNatRule(session);
+  if (now && natRuleChanges(original, now).length === 0) return;
+  await session.http.send(
+    operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
+      body: JSON.stringify(original),
+    }),
+  );
+}

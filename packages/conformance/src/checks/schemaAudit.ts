@@ -1,0 +1,104 @@
+import type { CheckVerdict } from './check.js';
+import { type FailureReport, formatFailure } from './failureReport.js';
+import type { Exchange } from '../transport/exchange.js';
+import type { ExchangeRecorder } from '../spec/operationRoutes.js';
+import type { ResponseValidator } from '../spec/responseValidator.js';
+
+/**
+ * One answer seen during a check that broke the spec's schema for its operation and status. The
+ * exchange is kept raw: it is redacted where the check writes it into its metadata.
+ */
+export interface SchemaViolation {
+  readonly operationId: string;
+  readonly responseKey: string;
+  readonly problem: string;
+  readonly exchange: Exchange;
+}
+
+/** What one check's traffic showed of RESP-1: answers validated, and those that broke the schema. */
+export interface SchemaAuditDelta {
+  /** Success answers with a body that validated. */
+  readonly validatedSuccesses: number;
+  readonly violations: readonly SchemaViolation[];
+}
+
+export interface SchemaAudit extends ExchangeRecorder {
+  /** Everything recorded since the last drain. */
+  drain(): SchemaAuditDelta;
+}
+
+/** A check can send thousands of requests: a few distinct violations are enough evidence. */
+const MAX_VIOLATIONS_PER_CHECK = 3;
+
+/**
+ * RESP-1 applied to every answer of the run, not only to the requests RESP-1 makes itself (as
+ * Schemathesis's response_schema_conformance check does): an enable-backups answer lacking a
+ * required field, seen only by BACKUP-1, still breaks "every answer validates". Only answers the
+ * spec declares by status or range are judged; a status it leaves to `default` (a gateway's 502, a
+ * 429) is no statement of the document's.
+ */
+export function createSchemaAudit(validator: ResponseValidator): SchemaAudit {
+  let validatedSuccesses = 0;
+  let violations: SchemaViolation[] = [];
+  const seen = new Set<string>();
+  return {
+    record(exchange, op) {
+      const { response } = exchange;
+      const result = validator.check(op.operationId, response.status, response.json);
+      if (!result.responseKey || result.responseKey === 'default' || !result.expectsBody) return;
+      const type = response.headers['content-type'] ?? '';
+      const problem = !/json/i.test(type)
+        ? `Content-Type is ${JSON.stringify(type)}; all responses are JSON`
+        : !response.isJson
+          ? 'the body is not valid JSON'
+          : result.mustErrors.length > 0
+            ? `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`
+            : undefined;
+      if (problem === undefined) {
+        if (response.status >= 200 && response.status < 300) validatedSuccesses++;
+        return;
+      }
+      const key = `${op.operationId} ${problem}`;
+      if (seen.has(key) || violations.length >= MAX_VIOLATIONS_PER_CHECK) return;
+      seen.add(key);
+      violations.push({ operationId: op.operationId, responseKey: result.responseKey, problem, exchange });
+    },
+    drain() {
+      const delta = { validatedSuccesses, violations };
+      validatedSuccesses = 0;
+      violations = [];
+      seen.clear();
+      return delta;
+    },
+  };
+}
+
+/**
+ * The run-wide RESP-1 check the report adds beside RESP-1's own property: RESP-1 held to every
+ * answer the run saw.
+ */
+export const SCHEMA_AUDIT_CHECK = Object.freeze({
+  rule: 'RESP-1',
+  title:
+    'RESP-1 every answer seen during the run validates against the spec schema for its operation and status',
+  file: '(every answer of the run)',
+});
+
+/** What a check's traffic showed of RESP-1, redacted and ready for the report. */
+export interface SchemaAuditFindings {
+  readonly validatedSuccesses: number;
+  readonly violations: readonly FailureReport[];
+}
+
+/**
+ * RESP-1 judged on every answer the run saw: failed by any answer that broke its schema,
+ * passed only when success answers with a body validated, inconclusive when none was seen.
+ */
+export function schemaAuditVerdict(findings: readonly SchemaAuditFindings[]): CheckVerdict {
+  const failures = findings.flatMap((finding) => finding.violations);
+  const validated = findings.reduce((sum, finding) => sum + finding.validatedSuccesses, 0);
+  if (failures.length > 0) return { state: 'failed', errors: failures.map(formatFailure), failures };
+  if (validated === 0)
+    return { state: 'inconclusive', reason: 'no success answer with a body was seen during the run' };
+  return { state: 'passed' };
+}

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { operationRequest } from '../generate/operationRequest.js';
+import type { Exchange } from '../transport/exchange.js';
+import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { RuleViolation } from './ruleViolation.js';
+import { type Check, defineCheck } from "./check.js";
+import type { Session } from "../session/session.js";
+
+interface ConsumedCase {
+  readonly what: string;
+  /** The run's own consuming request, shared with the checks that judge its answer. */
+  consume(): Promise<{ exchange: Exchange; id: string }>;
+  /** Whether the consuming request was accepted, so the resource is really consumed. */
+  accepted(status: number): boolean;
+  again(id: string): Promise<Exchange>;
+}
+
+function consumedCases(session: Session): ConsumedCase[] {
+  const cases: ConsumedCase[] = [];
+  if (session.plan.deleteAccept)
+    cases.push({
+      what: 'a GPU VM whose delete was accepted',
+      consume: async () => {
+        const { exchange, vmId } = await acceptedDelete(session);
+        return { exchange, id: vmId };
+      },
+      accepted: (status) => status === 202,
+      // A new key: a replay with the same key is IDEM-2's business.
+      again: (id) =>
+        session.http.send(
+          operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: id } }),
+        ),
+    });
+  if (session.plan.releaseAccept)
+    cases.push({
+      what: 'a reserved IP already released',
+      consume: async () => {
+        const { exchange, ipId } = await acceptedRelease(session);
+        return { exchange, id: ipId };
+      },
+      accepted: (status) => status === 204,
+      again: (id) =>
+        session.http.send(
+          operationRequest(session.operation('releaseReservedIp'), session, 'probe', {
+            pathIds: { reserved_ip_id: id },
+          }),
+        ),
+    });
+  return cases;
+}
+
+const checks: Check[] = [];
+
+checks.push(defineCheck('STATE-1', 'refuses (404/409) a second delete or release of what the run consumed', async (t) => {
+  t.requireMutations();
+  const session = t.session;
+  const cases = consumedCases(session);
+  if (cases.length === 0)
+    return t.skip('profile lists no resources.deletableGpuVmIds and no resources.releasableReservedIpIds');
+  await t.check(
+    fc.constantFrom(...cases),
+    async (c): Promise<CaseVerdict> => {
+      const { exchange: first, id } = await c.consume();
+      if (!c.accepted(first.response.status))
+        return notApplicable(
+          `the first request for ${c.what} answered ${first.response.status}, so nothing was consumed`,
+        );
+      const exchange = await c.again(id);
+      const { status } = exchange.response;
+      if (status !== 404 && status !== 409)
+        throw new RuleViolation(
+          `${exchange.request.method} ${exchange.request.path} on ${c.what} answered ${status}; expected 404 or 409 (the resource is gone or in conflict with its state)`,
+          exchange,
+        );
+      return observed;
+    },
+    { examples: cases, maxRuns: 1 },
+  );
+}));
+
+/** The stateRules family's checks, in the order they run. */
+export const stateRulesChecks: readonly Check[] = checks;

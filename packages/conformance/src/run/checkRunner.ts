@@ -1,0 +1,222 @@
+import type { Check, CheckContext, CheckResult, CheckVerdict } from '../checks/check.js';
+import { describeExchange, type FailureReport, formatFailure } from '../checks/failureReport.js';
+import type { SchemaAudit, SchemaAuditFindings } from '../checks/schemaAudit.js';
+import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
+import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
+import type { Session } from '../session/session.js';
+import { SkipSignal } from '../session/skipSignal.js';
+import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
+import { TransportError } from '../transport/exchange.js';
+import type { CreatedRecord } from './outcome.js';
+import { CheckFailure, CheckIncomplete, runProperty } from './propertyRunner.js';
+import { type ReplayCase, writeReplayFile } from './replayFile.js';
+import { StopReason, stopMessage } from './stopReason.js';
+
+/** What the engine lends every check of a run. */
+export interface CheckRunEnvironment {
+  readonly session: Session;
+  readonly schemaAudit: SchemaAudit;
+  /** Directory for replay files. */
+  readonly runDir: string;
+  /** The target as the replay file records it. */
+  readonly targetName: string;
+  readonly replay?: ReplayCase;
+  readonly recordCreated: (record: CreatedRecord) => void;
+}
+
+/** A check's typed result and what its traffic showed of the spec (coverage, RESP-1's audit). */
+export interface CheckRun {
+  readonly result: CheckResult;
+  readonly coverage: CoverageDelta;
+  readonly audit: SchemaAuditFindings;
+}
+
+/** How long a stopped check may take to put back what it changed before it is left behind. */
+const STOP_GRACE_MS = 2_000;
+
+class InconclusiveSignal extends Error {
+  constructor(
+    reason: string,
+    readonly remedy: string | undefined,
+  ) {
+    super(reason);
+  }
+}
+
+/** Skips that need no request: the target cannot check the rule, or the profile says it does not claim it. */
+function skipBeforeRun(check: Check, session: Session): CheckVerdict | undefined {
+  const rule = findRule(check.rule);
+  if (rule && !canCheckOn(rule, session.targetKind))
+    return {
+      state: 'skipped',
+      reason: `${session.targetKind} cannot check this rule: ${rule.whyNotPrism ?? 'not supported by this target'}`,
+      declared: false,
+    };
+  const unsupported = session.profile.unsupportedRules?.find((entry) => entry.id === check.rule);
+  if (unsupported)
+    return { state: 'skipped', reason: `target does not claim this rule: ${unsupported.reason}`, declared: true };
+  return undefined;
+}
+
+/**
+ * Runs one check to a typed result. The check gets a session whose transport sends nothing once
+ * `signal` (the run's) aborts or the check outlives its timeout; every way it can end maps to one
+ * state: a property's counterexample → failed, no evidence → inconclusive, no answer or a stop →
+ * incomplete, a profile without what it needs → skipped.
+ */
+export async function runCheck(
+  check: Check & { readonly family?: string },
+  environment: CheckRunEnvironment,
+  runSignal: AbortSignal,
+): Promise<CheckRun> {
+  const started = performance.now();
+  const { session: runSession, schemaAudit } = environment;
+  const { redactor } = runSession;
+  // Whatever came before this check is not its own.
+  runSession.coverage.drain();
+  schemaAudit.drain();
+  const failures: FailureReport[] = [];
+  const controller = new AbortController();
+  const stop = (): void => controller.abort(runSignal.reason);
+  runSignal.addEventListener('abort', stop, { once: true });
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new StopReason('timeout', `not finished: the check ran longer than ${check.timeoutMs} ms`),
+      ),
+    check.timeoutMs,
+  );
+  if (runSignal.aborted) stop();
+  const signal = controller.signal;
+  const session: Session = { ...runSession, http: runSession.http.scoped(signal) };
+  let propertiesRun = 0;
+  const withoutEvidence: string[] = [];
+
+  const t: CheckContext = {
+    session,
+    rule: check.rule,
+    signal,
+    skip(reason) {
+      throw new SkipSignal(reason);
+    },
+    inconclusive(reason, remedy) {
+      throw new InconclusiveSignal(reason, remedy);
+    },
+    requireMutations() {
+      if (session.profile.mutations !== true) throw new SkipSignal('profile does not allow mutations');
+    },
+    recordCreated(kind, id, cleanup) {
+      if (session.targetKind === 'prism') return; // Prism keeps no state: nothing was created.
+      environment.recordCreated({
+        rule: check.rule,
+        kind: redactor.redact(kind),
+        id: redactor.redact(id),
+        cleanup: redactor.redact(cleanup),
+      });
+    },
+    async check(arbitrary, predicate, options) {
+      propertiesRun++;
+      const evidence = await runProperty(
+        {
+          session,
+          check,
+          signal,
+          redactor,
+          ...(environment.replay ? { replay: environment.replay } : {}),
+          failed: (report) => {
+            const replayFile = writeReplayFile(
+              environment.runDir,
+              report,
+              { target: environment.targetName, depth: session.depth },
+              redactor,
+            );
+            const withFile = { ...report, replayFile };
+            failures.push(withFile);
+            return withFile;
+          },
+        },
+        arbitrary,
+        predicate,
+        options,
+      );
+      if (!evidence.observed) withoutEvidence.push(evidence.why);
+    },
+  };
+
+  const verdictOfError = (error: unknown): CheckVerdict => {
+    if (error instanceof SkipSignal) return { state: 'skipped', reason: redactor.redact(error.message), declared: false };
+    if (error instanceof InconclusiveSignal)
+      return {
+        state: 'inconclusive',
+        reason: redactor.redact(error.message),
+        ...(error.remedy ? { remedy: redactor.redact(error.remedy) } : {}),
+      };
+    if (error instanceof CheckFailure)
+      return { state: 'failed', failures, errors: [redactor.redact(formatFailure(error.report))] };
+    // Stopped (interrupt, deadline, the check's timeout): whatever it was doing is no verdict.
+    if (signal.aborted && !(error instanceof CheckFailure)) return { state: 'incomplete', reason: stopMessage(signal) };
+    if (error instanceof CheckIncomplete) return { state: 'incomplete', reason: redactor.redact(error.message) };
+    // A request outside a property (a baseline, a first create) that got no answer.
+    if (error instanceof TransportError)
+      return { state: 'incomplete', reason: redactor.redact(`not finished: ${error.message}`) };
+    // Anything else the body threw (a violation seen outside a property) fails the check.
+    return {
+      state: 'failed',
+      failures,
+      errors: [redactor.redact(error instanceof Error ? error.message : String(error))],
+    };
+  };
+
+  let verdict: CheckVerdict | undefined = skipBeforeRun(check, session);
+  if (!verdict) {
+    const body = check.run(t).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    // A stopped check gets a moment to put back what it changed; one that takes longer is left
+    // behind (its transport sends nothing more) and reported as not finished.
+    const abandoned = new Promise<'abandoned'>((resolve) => {
+      const leave = (): void => {
+        setTimeout(() => resolve('abandoned'), STOP_GRACE_MS).unref();
+      };
+      if (signal.aborted) leave();
+      else signal.addEventListener('abort', leave, { once: true });
+    });
+    const ended = await Promise.race([body, abandoned]);
+    if (ended === 'abandoned') verdict = { state: 'incomplete', reason: stopMessage(signal) };
+    else if (ended) verdict = verdictOfError(ended.error);
+    else if (propertiesRun === 0) verdict = { state: 'inconclusive', reason: 'the check ran no case' };
+    else if (withoutEvidence.length > 0)
+      verdict = { state: 'inconclusive', reason: redactor.redact(`no evidence: ${withoutEvidence.join('; ')}`) };
+    else verdict = { state: 'passed' };
+  }
+  clearTimeout(timer);
+  runSignal.removeEventListener('abort', stop);
+
+  const coverage = runSession.coverage.drain();
+  const audit = schemaAudit.drain();
+  return {
+    result: {
+      rule: check.rule,
+      title: check.title,
+      file: check.family ? `checks/${check.family}.ts` : '(a check outside the registry)',
+      verdict,
+      durationMs: performance.now() - started,
+    },
+    coverage,
+    audit: {
+      validatedSuccesses: audit.validatedSuccesses,
+      violations: audit.violations.map((violation) => ({
+        rule: 'RESP-1',
+        test: SCHEMA_AUDIT_CHECK.title,
+        seed: session.seed,
+        path: undefined,
+        counterexample: undefined,
+        message: redactor.redact(
+          `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem} (seen during "${check.title}"; reproduce with --rules ${check.rule} --seed ${session.seed})`,
+        ),
+        ...describeExchange(violation.exchange, redactor),
+      })),
+    },
+  };
+}

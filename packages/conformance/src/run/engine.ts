@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
+import type { CheckResult } from '../checks/check.js';
+import { checkRegistry, findCheck, type RegisteredCheck } from '../checks/registry.js';
+import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
+import { progressReporter, reportContext, reporterRegistry } from '../reporters/index.js';
+import { rules as catalogue } from '../ruleCatalogue/index.js';
+import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
+import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
+import { runCoverage } from '../specCoverage/coverageReport.js';
+import { redactProfile, type TargetProfile } from '../targetProfile/index.js';
+import { runCheck } from './checkRunner.js';
+import type { CheckRef, Reporter, RunEvent } from './events.js';
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS } from './options.js';
+import type { RunOutcome, TestOutcome } from './outcome.js';
+import { outputDirectoryProblem } from './outputDirectory.js';
+import { planChecks, plansSchemaAudit } from './plan.js';
+import { type ReplayCase, readReplayFile } from './replayFile.js';
+import { type PreparedRun, prepareRun } from './runSetup.js';
+import { RunSetupError } from './runSetupError.js';
+import { StopReason } from './stopReason.js';
+import {
+  exitCodeOf,
+  gateOf,
+  incompleteReasonsOf,
+  notRunOutcome,
+  ruleOutcomes,
+  testOutcomeOf,
+  totalsOf,
+  verdictOf,
+} from './verdict.js';
+
+export interface RunOptions {
+  /** `sandbox` (default, in-process), `prism`, or a profile file path. */
+  readonly target?: string;
+  /** Use this profile object instead of a file (programmatic use and tests). */
+  readonly profile?: TargetProfile;
+  readonly rules?: string;
+  readonly depth?: number;
+  readonly seed?: number;
+  /** Requests in flight at once for independent cases (default: the profile's, else 4). */
+  readonly concurrency?: number;
+  /** Reporter names (`table`, `json`, `junit`, `markdown`) or reporter objects. Default: table. */
+  readonly reporters?: readonly (string | Reporter)[];
+  readonly outDir?: string;
+  readonly replayFile?: string;
+  readonly allowProduction?: boolean;
+  readonly shard?: string;
+  /** Whole-run deadline; checks still running then are stopped and reported. */
+  readonly deadlineMs?: number;
+  /**
+   * When the deadline starts counting (ms since the epoch; default: now). The CLI passes its
+   * process start, so `--deadline 5` ends the process about 5 s after it was launched, however
+   * slow the start-up was.
+   */
+  readonly deadlineFrom?: number;
+  readonly sandboxFault?: string;
+  readonly sandboxVariant?: string;
+  readonly print?: (text: string) => void;
+  /** Called with one line (tokens redacted) as each check finishes; the CLI writes them to stderr. */
+  readonly progress?: (line: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Aborting (Ctrl-C) stops the run: the check in progress stops, reports are still written. */
+  readonly signal?: AbortSignal;
+  /** Gate mode: inconclusive rules and undeclared skips fail the run (also the profile's `strict`). */
+  readonly strict?: boolean;
+  /**
+   * The run's redaction source. The engine feeds it every secret it meets (token fields, `${VAR}`
+   * values, derived tokens) as soon as it meets them; the CLI passes its own so that everything
+   * it prints, errors included, goes through the same one.
+   */
+  readonly redactor?: SecretRedactor;
+}
+
+export interface RunResult {
+  readonly exitCode: number;
+  readonly outcome: RunOutcome;
+  readonly outDir: string;
+}
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+function suiteVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function specHash(): string {
+  return createHash('sha256').update(readFileSync(openApiJsonPath)).digest('hex');
+}
+
+/** The reporters asked for, by name or as objects; an unknown name is bad input. */
+function chosenReporters(chosen: RunOptions['reporters']): Reporter[] {
+  const list = chosen && chosen.length > 0 ? chosen : ['table'];
+  return list.map((entry) => {
+    if (typeof entry !== 'string') return entry;
+    const reporter = reporterRegistry[entry];
+    if (!reporter)
+      throw new RunSetupError(
+        `--reporter ${entry}: unknown reporter; use one of ${Object.keys(reporterRegistry).join(', ')}`,
+      );
+    return reporter;
+  });
+}
+
+/** Every option checked once, before any target starts or any request is sent. */
+function checkedOptions(options: RunOptions) {
+  const reporters = chosenReporters(options.reporters);
+  const depth = integerOption('--depth', options.depth ?? DEFAULT_DEPTH, OPTION_LIMITS.depth);
+  const seed = integerOption(
+    '--seed',
+    options.seed ?? Math.floor(Math.random() * 2 ** 31),
+    OPTION_LIMITS.seed,
+  );
+  const concurrency =
+    options.concurrency === undefined
+      ? undefined
+      : integerOption('--concurrency', options.concurrency, OPTION_LIMITS.concurrency);
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_SECONDS * 1000;
+  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0)
+    throw new RunSetupError('--deadline: must be a positive number of seconds');
+  const replay: ReplayCase | undefined = options.replayFile
+    ? readReplayFile(options.replayFile, (title) => findCheck(title) !== undefined)
+    : undefined;
+  const planOptions = {
+    ...(options.rules !== undefined ? { rules: options.rules } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(replay ? { replay } : {}),
+  };
+  const planned = planChecks(checkRegistry, planOptions);
+  const withAudit = plansSchemaAudit(planOptions);
+  if (options.outDir !== undefined) {
+    const problem = outputDirectoryProblem(options.outDir);
+    if (problem) throw new RunSetupError(problem);
+  }
+  return { reporters, depth, seed, concurrency, deadlineMs, replay, planned, withAudit };
+}
+
+const refOf = (check: { rule: string; title: string }): CheckRef => ({ rule: check.rule, title: check.title });
+
+/**
+ * The programmable core. Checks the options, starts the target, runs the planned checks one
+ * after another (each sends its independent cases `concurrency` at a time), tells the reporters
+ * every event, and always stops what it started. Bad input is refused with a RunSetupError
+ * before any request is sent.
+ */
+export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+  const redactor = options.redactor ?? createSecretRedactor();
+  const rawPrint = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const settings = checkedOptions(options);
+  const reporters = [
+    ...(options.progress ? [progressReporter((line) => options.progress?.(redactor.redact(line)))] : []),
+    ...settings.reporters,
+  ];
+  const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
+  const context = reportContext(outDir, rawPrint, redactor);
+  const emit = (event: RunEvent): void => {
+    for (const reporter of reporters) reporter.onEvent(event, context);
+  };
+  const startedAt = new Date();
+  const deadlineAt = (options.deadlineFrom ?? startedAt.getTime()) + settings.deadlineMs;
+  const deadlineSeconds = settings.deadlineMs / 1000;
+
+  // The run's own stop: Ctrl-C (the caller's signal) or the deadline, whichever comes first.
+  const stopRun = new AbortController();
+  const onInterrupt = (): void =>
+    stopRun.abort(new StopReason('interrupted', 'not finished: the run was interrupted'));
+  if (options.signal?.aborted) onInterrupt();
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  const deadline = setTimeout(
+    () =>
+      stopRun.abort(
+        new StopReason(
+          'deadline',
+          `not finished: the run deadline (--deadline ${deadlineSeconds} s) passed before the check finished`,
+        ),
+      ),
+    Math.max(0, deadlineAt - Date.now()),
+  );
+
+  let current: CheckRef | undefined;
+  const wantsExchanges = reporters.some((reporter) => reporter.observesExchanges);
+  let prepared: PreparedRun | undefined;
+  try {
+    prepared = await prepareRun(
+      {
+        ...(options.target !== undefined ? { target: options.target } : {}),
+        ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.sandboxFault ? { sandboxFault: options.sandboxFault } : {}),
+        ...(options.sandboxVariant ? { sandboxVariant: options.sandboxVariant } : {}),
+        ...(options.env ? { env: options.env } : {}),
+        signal: stopRun.signal,
+        depth: settings.depth,
+        seed: settings.seed,
+        ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
+        allowProduction: options.allowProduction === true,
+        deadlineAt,
+        runDir: outDir,
+        ...(settings.replay ? { replay: settings.replay } : {}),
+      },
+      redactor,
+      wantsExchanges
+        ? (exchange) => {
+            if (current)
+              emit({
+                type: 'exchange',
+                check: current,
+                method: exchange.request.method,
+                url: redactor.redact(exchange.url),
+                status: exchange.response.status,
+                durationMs: exchange.response.durationMs,
+              });
+          }
+        : undefined,
+    );
+    const { session, target, environment } = prepared;
+    emit({
+      type: 'run-start',
+      target: redactor.redact(target.profile.name),
+      targetKind: target.kind,
+      seed: session.seed,
+      depth: session.depth,
+      concurrency: session.concurrency,
+      checks: settings.planned.map(refOf),
+    });
+
+    const results: CheckResult[] = [];
+    const coverage: CoverageDelta[] = [];
+    const audits: SchemaAuditFindings[] = [];
+    const notRun: RegisteredCheck[] = [];
+    for (const check of settings.planned) {
+      if (stopRun.signal.aborted) {
+        notRun.push(check);
+        continue;
+      }
+      current = refOf(check);
+      emit({ type: 'check-start', check: current });
+      const run = await runCheck(check, environment, stopRun.signal);
+      current = undefined;
+      results.push(run.result);
+      coverage.push(run.coverage);
+      audits.push(run.audit);
+      emit({ type: 'check-end', result: run.result });
+    }
+
+    const interrupted = options.signal?.aborted === true;
+    const deadlineReached = !interrupted && (Date.now() >= deadlineAt || stopRun.signal.aborted);
+    const why = interrupted
+      ? 'the run was interrupted (Ctrl-C or SIGTERM)'
+      : `the run deadline (--deadline ${deadlineSeconds} s) passed`;
+    const tests: TestOutcome[] = [
+      ...results.map(testOutcomeOf),
+      ...notRun.map((check) => notRunOutcome({ ...refOf(check), file: `checks/${check.family}.ts` }, why)),
+    ];
+    // RESP-1 also holds every answer of the run to its schema, unless RESP-1 is left out or skipped.
+    if (settings.withAudit && results.some((r) => r.rule === 'RESP-1' && r.verdict.state !== 'skipped')) {
+      const audit: CheckResult = { ...SCHEMA_AUDIT_CHECK, verdict: schemaAuditVerdict(audits), durationMs: 0 };
+      tests.push(testOutcomeOf(audit));
+      emit({ type: 'check-end', result: audit });
+    }
+    const rules = ruleOutcomes(
+      tests,
+      catalogue.map((rule) => rule.id),
+    );
+    const totals = totalsOf(rules);
+    const incompleteReasons = incompleteReasonsOf(
+      {
+        interrupted,
+        deadlineReached,
+        deadlineSeconds,
+        runErrors: [],
+        replayNotRun: settings.replay !== undefined && results.length === 0,
+      },
+      tests,
+    );
+    const strict = options.strict === true || target.profile.strict === true;
+    const gate = gateOf(strict, rules);
+    const outcome: RunOutcome = {
+      info: {
+        suiteVersion: suiteVersion(),
+        specHash: specHash(),
+        target: redactor.redact(target.profile.name),
+        targetKind: target.kind,
+        seed: session.seed,
+        depth: session.depth,
+        concurrency: session.concurrency,
+        profile: redactProfile(target.profile, redactor),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        ...(options.shard ? { shard: options.shard } : {}),
+      },
+      verdict: verdictOf(totals, incompleteReasons, gate),
+      incompleteReasons,
+      gate,
+      rules,
+      tests,
+      runErrors: [],
+      created: prepared.created,
+      totals,
+      coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
+    };
+    emit({ type: 'run-end', outcome });
+    return { exitCode: exitCodeOf(outcome), outcome, outDir };
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener('abort', onInterrupt);
+    await prepared?.close();
+  }
+}

@@ -1,0 +1,52 @@
+import type { CheckResult } from '../checks/check.js';
+import type { RunOutcome } from './outcome.js';
+
+/** A check as events name it. */
+export interface CheckRef {
+  readonly rule: string;
+  readonly title: string;
+}
+
+/**
+ * What a run tells its reporters, in order: `run-start`, then per check `check-start`, its
+ * `exchange`s and `check-end`, then `run-end` with the whole outcome. Every text in an event is
+ * already redacted.
+ */
+export type RunEvent =
+  | {
+      readonly type: 'run-start';
+      readonly target: string;
+      readonly targetKind: string;
+      readonly seed: number;
+      readonly depth: number;
+      readonly concurrency: number;
+      /** The checks the run plans to take, in order. */
+      readonly checks: readonly CheckRef[];
+    }
+  | { readonly type: 'check-start'; readonly check: CheckRef }
+  | {
+      readonly type: 'exchange';
+      readonly check: CheckRef;
+      readonly method: string;
+      readonly url: string;
+      readonly status: number;
+      readonly durationMs: number;
+    }
+  | { readonly type: 'check-end'; readonly result: CheckResult }
+  | { readonly type: 'run-end'; readonly outcome: RunOutcome };
+
+/** Where a reporter may write: both ways out pass through the run's redactor. */
+export interface ReportContext {
+  readonly outDir: string;
+  print(text: string): void;
+  /** Writes `name` under the output directory and returns its path. */
+  writeFile(name: string, text: string): string;
+}
+
+/** The one extension point for output: a reporter is told every event of the run. */
+export interface Reporter {
+  readonly name: string;
+  /** Whether it wants `exchange` events (one per request): they are built only when one does. */
+  readonly observesExchanges?: boolean;
+  onEvent(event: RunEvent, context: ReportContext): void;
+}

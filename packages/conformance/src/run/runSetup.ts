@@ -1,0 +1,113 @@
+import { mkdirSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckRunEnvironment } from './checkRunner.js';
+import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
+import type { SecretRedactor } from '../secrets/secretRedactor.js';
+import { createSession, type Session } from '../session/session.js';
+import { planResources } from '../session/resourcePlan.js';
+import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
+import { createResponseValidator } from '../spec/responseValidator.js';
+import { createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
+import { productionGuard, type ResolvedTarget, resolveTarget, type TargetChoice } from '../targets/resolveTarget.js';
+import type { Exchange } from '../transport/exchange.js';
+import { createTargetHttp } from '../transport/targetHttp.js';
+import type { CreatedRecord } from './outcome.js';
+import { effectiveConcurrency } from './plan.js';
+import type { ReplayCase } from './replayFile.js';
+
+export interface RunSettings extends TargetChoice {
+  readonly depth: number;
+  readonly seed: number;
+  readonly concurrency?: number;
+  readonly allowProduction?: boolean;
+  /** Absolute time (ms since the epoch) after which nothing more is sent. */
+  readonly deadlineAt: number;
+  readonly runDir: string;
+  readonly replay?: ReplayCase;
+}
+
+/** A started target and the session its checks share; `close` stops what was started. */
+export interface PreparedRun {
+  readonly target: ResolvedTarget;
+  readonly session: Session;
+  readonly schemaAudit: SchemaAudit;
+  readonly environment: CheckRunEnvironment;
+  /** What the checks created, as recorded (already redacted). */
+  readonly created: CreatedRecord[];
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves and starts the target, refuses a production profile without both permissions, and
+ * builds the run's session: its transport (paced, bounded, within the deadline), validator,
+ * recorders. Shared by the engine and the vitest adapter.
+ */
+export async function prepareRun(
+  settings: RunSettings,
+  redactor: SecretRedactor,
+  onExchange?: (exchange: Exchange) => void,
+): Promise<PreparedRun> {
+  const target = await resolveTarget(settings, redactor);
+  try {
+    productionGuard(target.profile, settings.allowProduction === true);
+    const { profile } = target;
+    const validator = createResponseValidator();
+    const coverage = createCoverageRecorder();
+    const schemaAudit = createSchemaAudit(validator);
+    const routed = routeExchanges(createOperationRoutes(validator.operations), [coverage, schemaAudit]);
+    const concurrency = effectiveConcurrency(settings.concurrency, profile, settings.replay !== undefined);
+    const http = createTargetHttp({
+      onExchange: onExchange
+        ? (exchange) => {
+            routed(exchange);
+            onExchange(exchange);
+          }
+        : routed,
+      baseUrl: profile.baseUrl,
+      requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
+      deadlineAt: settings.deadlineAt,
+      maxInFlight: concurrency,
+      ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
+      ...(profile.maxResponseBytes ? { maxResponseBytes: profile.maxResponseBytes } : {}),
+    });
+    const session = createSession({
+      profile,
+      targetKind: target.kind,
+      http,
+      plan: planResources(profile),
+      validator,
+      redactor,
+      coverage,
+      depth: settings.replay?.depth ?? settings.depth,
+      seed: settings.replay?.seed ?? settings.seed,
+      concurrency,
+    });
+    const created: CreatedRecord[] = [];
+    const environment: CheckRunEnvironment = {
+      session,
+      schemaAudit,
+      runDir: settings.runDir,
+      targetName: redactor.redact(profile.name),
+      ...(settings.replay ? { replay: settings.replay } : {}),
+      recordCreated(record) {
+        created.push(record);
+        // Also on disk as it happens: a run killed outright still leaves what it created.
+        mkdirSync(settings.runDir, { recursive: true });
+        appendFileSync(join(settings.runDir, 'created.jsonl'), `${redactor.redact(JSON.stringify(record))}\n`);
+      },
+    };
+    return {
+      target,
+      session,
+      schemaAudit,
+      environment,
+      created,
+      close: async () => {
+        await target.running?.stop().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    await target.running?.stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+import { findRule } from '../ruleCatalogue/index.js';
+import type {
+  CheckResult,
+  CheckState,
+  GateOutcome,
+  RuleOutcome,
+  RunOutcome,
+  RunVerdict,
+  TestOutcome,
+  Totals,
+} from './outcome.js';
+
+/** What the process exit code says about a run (130/143 for signals are the CLI's). */
+export const EXIT_CODES = {
+  passed: 0,
+  /** A MUST rule failed, or the strict gate refused the run. */
+  failed: 1,
+  /** Bad options, profile or input; nothing was sent. */
+  badInput: 2,
+  /** The run did not finish: deadline, interrupt, unreachable target. */
+  incomplete: 3,
+} as const;
+
+/** The report's view of a check's typed result. */
+export function testOutcomeOf(result: CheckResult): TestOutcome {
+  const { verdict } = result;
+  const base = { rule: result.rule, title: result.title, file: result.file, durationMs: result.durationMs };
+  switch (verdict.state) {
+    case 'passed':
+      return { ...base, state: 'passed', errors: [], failures: [] };
+    case 'failed':
+      return { ...base, state: 'failed', errors: verdict.errors, failures: verdict.failures };
+    case 'inconclusive':
+      return {
+        ...base,
+        state: 'inconclusive',
+        reason: verdict.reason,
+        ...(verdict.remedy ? { remedy: verdict.remedy } : {}),
+        errors: [],
+        failures: [],
+      };
+    case 'incomplete':
+      return { ...base, state: 'incomplete', reason: verdict.reason, errors: [], failures: [] };
+    case 'skipped':
+      return {
+        ...base,
+        state: 'skipped',
+        skipReason: verdict.reason,
+        ...(verdict.declared ? { declaredUnsupported: true } : {}),
+        errors: [],
+        failures: [],
+      };
+  }
+}
+
+/** A check the run never reached, for a report that lists every selected check. */
+export function notRunOutcome(check: { rule: string; title: string; file: string }, why: string): TestOutcome {
+  return { ...check, state: 'incomplete', durationMs: 0, reason: `not run: ${why}`, errors: [], failures: [] };
+}
+
+/** The worst state wins: a failure, then an unfinished check, then a check without evidence. */
+const STATE_ORDER: readonly CheckState[] = ['failed', 'incomplete', 'inconclusive', 'passed', 'skipped'];
+
+/** Checks grouped by rule, in catalogue order; a rule takes the worst state of its checks. */
+export function ruleOutcomes(tests: readonly TestOutcome[], catalogueOrder: readonly string[]): RuleOutcome[] {
+  const grouped = new Map<string, TestOutcome[]>();
+  for (const test of tests) grouped.set(test.rule, [...(grouped.get(test.rule) ?? []), test]);
+  const outcomes: RuleOutcome[] = [];
+  for (const [id, ruleTests] of grouped) {
+    const rule = findRule(id);
+    const state = STATE_ORDER.find((candidate) => ruleTests.some((t) => t.state === candidate)) ?? 'skipped';
+    outcomes.push({
+      id,
+      level: rule?.level ?? 'MUST',
+      title: rule?.title ?? 'test names no known rule',
+      state,
+      tests: ruleTests,
+      skipReasons: [...new Set(ruleTests.flatMap((t) => (t.skipReason ? [t.skipReason] : [])))],
+    });
+  }
+  const order = new Map(catalogueOrder.map((id, index) => [id, index]));
+  return outcomes.sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
+}
+
+export function totalsOf(rules: readonly RuleOutcome[]): Totals {
+  const count = (state: CheckState) => rules.filter((r) => r.state === state).length;
+  return {
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    inconclusive: count('inconclusive'),
+    incomplete: count('incomplete'),
+    mustFailed: rules.filter((r) => r.state === 'failed' && r.level === 'MUST').length,
+    shouldFailed: rules.filter((r) => r.state === 'failed' && r.level === 'SHOULD').length,
+  };
+}
+
+/** What keeps a strict run from passing beyond failures: no evidence, or a skip nobody declared. */
+export function gateOf(strict: boolean, rules: readonly RuleOutcome[]): GateOutcome {
+  const problems = rules.flatMap((rule) => [
+    ...(rule.state === 'inconclusive'
+      ? [
+          `${rule.id} is inconclusive: ${rule.tests.find((t) => t.state === 'inconclusive')?.reason ?? 'no evidence'}`,
+        ]
+      : []),
+    ...rule.tests
+      .filter((t) => t.state === 'skipped' && !t.declaredUnsupported)
+      .map((t) => `${rule.id} was skipped (${t.skipReason ?? 'no reason'}) without an unsupportedRules entry`),
+  ]);
+  return { strict, problems };
+}
+
+/** How the run itself ended, beyond its checks' states. */
+export interface RunEnding {
+  readonly interrupted: boolean;
+  readonly deadlineReached: boolean;
+  readonly deadlineSeconds: number;
+  /** Errors outside any check (a reporter or the target failing): the run is incomplete. */
+  readonly runErrors: readonly string[];
+  /** A replay whose check did not run at all. */
+  readonly replayNotRun: boolean;
+}
+
+/** Why a run is incomplete, in the words the report uses; empty when it finished. */
+export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutcome[]): string[] {
+  const unfinished = tests.filter((t) => t.state === 'incomplete').length;
+  return [
+    ...(ending.interrupted ? ['the run was interrupted (Ctrl-C or SIGTERM)'] : []),
+    ...(ending.deadlineReached && !ending.interrupted
+      ? [`the run deadline (--deadline ${ending.deadlineSeconds} s) passed before every check finished`]
+      : []),
+    ...(ending.runErrors.length > 0 ? ['errors outside the checks stopped part of the run (see run errors)'] : []),
+    ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
+    ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
+  ];
+}
+
+/**
+ * Failed on a MUST failure (what was shown to break the document is shown, even in a run cut
+ * short); incomplete when anything did not finish; failed when the strict gate refuses; else passed.
+ */
+export function verdictOf(totals: Totals, incompleteReasons: readonly string[], gate: GateOutcome): RunVerdict {
+  if (totals.mustFailed > 0) return 'failed';
+  if (totals.incomplete > 0 || incompleteReasons.length > 0) return 'incomplete';
+  if (gate.strict && gate.problems.length > 0) return 'failed';
+  return 'passed';
+}
+
+export function exitCodeOf(outcome: Pick<RunOutcome, 'verdict'>): number {
+  return EXIT_CODES[outcome.verdict];
+}

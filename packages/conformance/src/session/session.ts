@@ -1,0 +1,85 @@
+import type { OperationEntry } from '@cloud-api/spec';
+import type { TargetKind } from '../ruleCatalogue/index.js';
+import type { SecretRedactor } from '../secrets/secretRedactor.js';
+import type { ResponseValidator } from '../spec/responseValidator.js';
+import type { CoverageRecorder } from '../specCoverage/coverageRecorder.js';
+import type { TargetProfile } from '../targetProfile/index.js';
+import type { TargetHttp } from '../transport/targetHttp.js';
+import { identityWith } from './identities.js';
+import type { ResourcePlan } from './resourcePlan.js';
+import { SkipSignal } from './skipSignal.js';
+
+/**
+ * Everything a check may use, handed to it explicitly: the target (profile, kind, transport), the
+ * identities, the run's budget (depth, concurrency), its random source (the seed) and recorders.
+ * One per run; nothing about a run lives in a module.
+ */
+export interface Session {
+  readonly profile: TargetProfile;
+  readonly targetKind: TargetKind;
+  readonly http: TargetHttp;
+  readonly plan: ResourcePlan;
+  readonly operations: readonly OperationEntry[];
+  readonly validator: ResponseValidator;
+  /** The run's one redaction source: everything written from a check goes through it. */
+  readonly redactor: SecretRedactor;
+  /** What the checks sent and saw of the spec. */
+  readonly coverage: CoverageRecorder;
+  /** Runs per property. */
+  readonly depth: number;
+  /** The run's seed: every property draws its cases from it. */
+  readonly seed: number;
+  /** Most requests in flight at once, for checks whose cases are independent. */
+  readonly concurrency: number;
+  /** The token of the broadest identity holding `scope` on the primary workspace. */
+  fullToken(scope: string): string;
+  operation(operationId: string): OperationEntry;
+  /**
+   * A request several checks share, sent once per run (a delete that consumes a VM is judged by
+   * more than one rule): the first call starts it, later ones get the same answer.
+   */
+  once<T>(key: string, send: () => Promise<T>): Promise<T>;
+}
+
+export interface SessionParts {
+  readonly profile: TargetProfile;
+  readonly targetKind: TargetKind;
+  readonly http: TargetHttp;
+  readonly plan: ResourcePlan;
+  readonly validator: ResponseValidator;
+  readonly redactor: SecretRedactor;
+  readonly coverage: CoverageRecorder;
+  readonly depth: number;
+  readonly seed: number;
+  readonly concurrency: number;
+}
+
+export function createSession(parts: SessionParts): Session {
+  const shared = new Map<string, Promise<unknown>>();
+  const { profile, validator } = parts;
+  return {
+    ...parts,
+    operations: validator.operations,
+    fullToken(scope) {
+      const identity = identityWith(profile, scope, profile.workspaces.primary);
+      if (!identity)
+        throw new SkipSignal(
+          `profile has no identity holding ${scope} on workspace ${profile.workspaces.primary}`,
+        );
+      return identity.token;
+    },
+    operation(operationId) {
+      const op = validator.operations.find((o) => o.operationId === operationId);
+      if (!op) throw new Error(`Unknown operation ${operationId}`);
+      return op;
+    },
+    once<T>(key: string, send: () => Promise<T>): Promise<T> {
+      let pending = shared.get(key) as Promise<T> | undefined;
+      if (!pending) {
+        pending = send();
+        shared.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
