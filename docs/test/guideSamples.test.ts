@@ -300,8 +300,9 @@ describe('shell samples and the profile of the conformance guide', () => {
     const replays = [...guide.matchAll(/--replay (\S+?)`/g)].map((match) => match[1] as string);
     const replay = replays.find((path) => path.startsWith('reports/')) ?? '';
     expect(replay).toMatch(/^reports\/replays\/[A-Z]+-\d+-\d+\.json$/);
-    const writer = readFileSync(join(repoRoot, 'packages/conformance/src/suite/suiteContext.ts'), 'utf8');
-    expect(writer).toMatch(/join\(config\.runDir, 'replays', `\$\{ruleId\}-/);
+    const writer = readFileSync(join(repoRoot, 'packages/conformance/src/run/replayFile.ts'), 'utf8');
+    expect(writer).toMatch(/join\(runDir, 'replays'\)/);
+    expect(writer).toMatch(/`\$\{report\.rule\}-\$\{stamp\}\.json`/);
   });
 
   it('the example profile the guide includes loads with its variables set, and names an unset optional one', () => {

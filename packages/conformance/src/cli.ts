@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runConformance } from './run/engine.js';
-import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, type IntegerLimits, integerOption, OPTION_LIMITS } from './run/options.js';
+import {
+  DEFAULT_DEADLINE_SECONDS,
+  DEFAULT_DEPTH,
+  type IntegerLimits,
+  integerOption,
+  OPTION_LIMITS,
+} from './run/options.js';
 import { killDescendants } from './run/processTree.js';
 import { RunSetupError } from './run/runSetupError.js';
 import { EXIT_CODES } from './run/verdict.js';

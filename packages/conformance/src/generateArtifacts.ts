@@ -2,8 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderRuleMatrix } from './traceability/ruleMatrix.js';
 import { targetProfileSchema } from './targetProfile/index.js';
+import { renderRuleMatrix } from './traceability/ruleMatrix.js';
 
 /** Files generated from the package's data and committed; tests fail when they are stale. */
 export const ruleMatrixPath: string = fileURLToPath(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plannedCases, runCasePool } from '../src/suite/casePool.js';
+import { plannedCases, runCasePool } from '../src/run/casePool.js';
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

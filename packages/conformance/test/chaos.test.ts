@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { descendantPids } from '../src/engine/processTree.js';
+import { descendantPids } from '../src/run/processTree.js';
 import { secretForms } from '../src/secrets/secretRedactor.js';
 import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../src/reporters/runOutcome.js';
 import { rules } from '../src/ruleCatalogue/index.js';
-import { declaredChecks } from '../src/ruleCatalogue/traceability.js';
+import type { RunOutcome } from '../src/run/outcome.js';
+import { declaredChecks } from '../src/traceability/declaredChecks.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

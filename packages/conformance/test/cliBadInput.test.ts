@@ -82,13 +82,17 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--depth abc',
     args: ['--depth', 'abc'],
-    says: /'abc' is invalid\. --depth must be a positive integer/,
+    says: /'abc' is invalid\. --depth abc: must be an integer from 1 to 10000 \(runs per property\)/,
   },
-  { name: '--depth 0', args: ['--depth', '0'], says: /'0' is invalid\. --depth must be a positive integer/ },
+  {
+    name: '--depth 0',
+    args: ['--depth', '0'],
+    says: /'0' is invalid\. --depth 0: must be an integer from 1 to 10000/,
+  },
   {
     name: '--concurrency 33',
     args: ['--concurrency', '33'],
-    says: /'33' is invalid\. --concurrency must be a positive integer \(at most 32\)/,
+    says: /'33' is invalid\. --concurrency 33: must be an integer from 1 to 32 \(requests in flight\)/,
   },
   {
     name: '--rules matching no rule',
@@ -98,12 +102,12 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--seed -1',
     args: ['--seed', '-1'],
-    says: /'-1' is invalid\. --seed must be an integer from 0 to/,
+    says: /'-1' is invalid\. --seed -1: must be an integer from 0 to 2147483647/,
   },
   {
     name: '--seed abc',
     args: ['--seed', 'abc'],
-    says: /'abc' is invalid\. --seed must be an integer from 0 to/,
+    says: /'abc' is invalid\. --seed abc: must be an integer from 0 to/,
   },
   {
     name: '--reporter xml',
@@ -165,7 +169,7 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--depth beyond any sensible run',
     args: ['--depth', '1000000'],
-    says: /--depth must be a positive integer \(at most 10000\)/,
+    says: /--depth 1000000: must be an integer from 1 to 10000/,
   },
   {
     name: '--replay naming an unknown rule',

@@ -3,8 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { effectiveConcurrency, runConformance } from '../src/engine/runConformance.js';
-import type { RunOutcome } from '../src/reporters/runOutcome.js';
+import { runConformance } from '../src/run/engine.js';
+import type { RunOutcome } from '../src/run/outcome.js';
+import { effectiveConcurrency } from '../src/run/plan.js';
 import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import {
   embeddedSandboxProfile,

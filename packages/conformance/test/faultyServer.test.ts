@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../src/engine/runConformance.js';
+import { runConformance } from '../src/run/engine.js';
 import type { TargetProfile } from '../src/targetProfile/index.js';
 
 let server: Server;

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { productionGuard, RunSetupError, runConformance } from '../src/engine/runConformance.js';
+import { runConformance } from '../src/run/engine.js';
+import { RunSetupError } from '../src/run/runSetupError.js';
 import type { TargetProfile } from '../src/targetProfile/index.js';
+import { productionGuard } from '../src/targets/resolveTarget.js';
 
 const production: TargetProfile = {
   name: 'prod',

@@ -2,15 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../src/engine/runConformance.js';
-import { RateLimitedError } from '../src/http/exchange.js';
-import { createTargetHttp, MAX_RETRY_AFTER_MS, retryAfterMs } from '../src/http/targetHttp.js';
+import { runConformance } from '../src/run/engine.js';
 import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import {
   embeddedSandboxProfile,
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
+import { RateLimitedError } from '../src/transport/exchange.js';
+import { createTargetHttp, MAX_RETRY_AFTER_MS, retryAfterMs } from '../src/transport/targetHttp.js';
 import { forwardTo, listenLocally } from './localServer.js';
 
 /** The largest number of timestamps falling in any window of `windowMs`. */

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../src/reporters/junitReport.js';
-import {
-  exitCodeOf,
-  gateOf,
-  type RunOutcome,
-  ruleOutcomes,
-  type TestOutcome,
-  totalsOf,
-  verdictOf,
-} from '../src/reporters/runOutcome.js';
 import { renderTable } from '../src/reporters/tableReport.js';
+import type { RunOutcome, TestOutcome } from '../src/run/outcome.js';
+import { exitCodeOf, gateOf, ruleOutcomes, totalsOf, verdictOf } from '../src/run/verdict.js';
 import { runCoverage } from '../src/specCoverage/coverageReport.js';
 
 function outcomeOf(

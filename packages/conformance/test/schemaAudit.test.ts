@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../src/http/exchange.js';
-import { schemaAuditOutcome } from '../src/reporters/runOutcome.js';
+import { formatFailure } from '../src/checks/failureReport.js';
+import { createSchemaAudit, schemaAuditVerdict } from '../src/checks/schemaAudit.js';
 import { createOperationRoutes, routeExchanges } from '../src/spec/operationRoutes.js';
 import { createResponseValidator } from '../src/spec/responseValidator.js';
-import { createSchemaAudit } from '../src/suite/schemaAudit.js';
+import type { Exchange } from '../src/transport/exchange.js';
 
 const validator = createResponseValidator();
 const routes = createOperationRoutes(validator.operations);
@@ -104,14 +104,16 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
       counterexample: undefined,
       message: 'enableGpuVmBackups answered 200: body does not match',
     };
-    expect(schemaAuditOutcome([{ validatedSuccesses: 3, violations: [] }]).state).toBe('passed');
-    expect(schemaAuditOutcome([{ validatedSuccesses: 0, violations: [] }]).state).toBe('inconclusive');
-    const failed = schemaAuditOutcome([
+    expect(schemaAuditVerdict([{ validatedSuccesses: 3, violations: [] }]).state).toBe('passed');
+    expect(schemaAuditVerdict([{ validatedSuccesses: 0, violations: [] }]).state).toBe('inconclusive');
+    const failed = schemaAuditVerdict([
       { validatedSuccesses: 9, violations: [] },
       { validatedSuccesses: 0, violations: [violation] },
     ]);
     expect(failed.state).toBe('failed');
-    expect(failed.rule).toBe('RESP-1');
+    if (failed.state !== 'failed') return;
+    expect(failed.failures.map((f) => f.rule)).toEqual(['RESP-1']);
     expect(failed.errors.join('\n')).toContain('enableGpuVmBackups answered 200');
+    expect(failed.errors).toEqual([formatFailure(violation)]);
   });
 });

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/engine/runConformance.js';
 import { JSON_REPORT_FILE } from '../src/reporters/jsonReport.js';
-import type { RunOutcome } from '../src/reporters/runOutcome.js';
 import { rules } from '../src/ruleCatalogue/index.js';
-import { declaredChecks } from '../src/ruleCatalogue/traceability.js';
+import { runConformance } from '../src/run/engine.js';
+import type { RunOutcome } from '../src/run/outcome.js';
+import { declaredChecks } from '../src/traceability/declaredChecks.js';
 
 async function report(shard: string): Promise<RunOutcome> {
   const outDir = mkdtempSync(join(tmpdir(), `conformance-shard-${shard.replace('/', '-of-')}-`));

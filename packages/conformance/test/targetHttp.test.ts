@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseTooLargeError, TransportError } from '../src/http/exchange.js';
-import { createTargetHttp } from '../src/http/targetHttp.js';
-import { createWireClient } from '../src/http/wireClient.js';
+import { ResponseTooLargeError, TransportError } from '../src/transport/exchange.js';
+import { createTargetHttp } from '../src/transport/targetHttp.js';
+import { createWireClient } from '../src/transport/wireClient.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
 interface Arrival {

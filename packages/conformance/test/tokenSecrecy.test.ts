@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/engine/runConformance.js';
+import { runConformance } from '../src/run/engine.js';
 import { profileSecrets, scopeNames } from '../src/targetProfile/index.js';
 import {
   embeddedSandboxProfile,

@@ -1,155 +1,171 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
-import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 import { expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecord.js';
 import { observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
+import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
-checks.push(defineCheck('ASYNC-1', 'create cloud VM answers 202 with the four-field acceptance record', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  await t.check(fc.constant('createCloudVm'), async () => {
-    expectAcceptanceRecord(
-      await acceptedCreate(session, (vmId) => t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED)),
-    );
-    return observed;
-  });
-}));
-
-checks.push(defineCheck('ASYNC-1', 'delete GPU VM answers 202 with the four-field acceptance record', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  await t.check(fc.constant('deleteGpuVm'), async () => {
-    expectAcceptanceRecord((await acceptedDelete(session)).exchange);
-    return observed;
-  });
-}));
-
-checks.push(defineCheck(
-  'ASYNC-2',
-  'a freshly accepted create or delete reports status accepted and a UTC submitted_at',
-  async (t) => {
+checks.push(
+  defineCheck('ASYNC-1', 'create cloud VM answers 202 with the four-field acceptance record', async (t) => {
     t.requireMutations();
     const session = t.session;
-    const sources = ['createCloudVm', ...(session.plan.deleteAccept ? ['deleteGpuVm'] : [])];
+    await t.check(fc.constant('createCloudVm'), async () => {
+      expectAcceptanceRecord(
+        await acceptedCreate(session, (vmId) => t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED)),
+      );
+      return observed;
+    });
+  }),
+);
+
+checks.push(
+  defineCheck('ASYNC-1', 'delete GPU VM answers 202 with the four-field acceptance record', async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    await t.check(fc.constant('deleteGpuVm'), async () => {
+      expectAcceptanceRecord((await acceptedDelete(session)).exchange);
+      return observed;
+    });
+  }),
+);
+
+checks.push(
+  defineCheck(
+    'ASYNC-2',
+    'a freshly accepted create or delete reports status accepted and a UTC submitted_at',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const sources = ['createCloudVm', ...(session.plan.deleteAccept ? ['deleteGpuVm'] : [])];
+      await t.check(
+        fc.constantFrom(...sources),
+        async (source) => {
+          const exchange =
+            source === 'createCloudVm'
+              ? await acceptedCreate(session, (vmId) =>
+                  t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+                )
+              : (await acceptedDelete(session)).exchange;
+          expectFreshAcceptance(exchange);
+          return observed;
+        },
+        { examples: sources },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck('ASYNC-3', "the delete's acceptance record names the VM of the path", async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    await t.check(fc.constant('deleteGpuVm'), async () => {
+      const { exchange, vmId } = await acceptedDelete(session);
+      const record = expectAcceptanceRecord(exchange);
+      if (record.vm_id !== vmId)
+        throw new RuleViolation(
+          `acceptance record vm_id is ${JSON.stringify(record.vm_id)}, expected ${JSON.stringify(vmId)}`,
+          exchange,
+        );
+      return observed;
+    });
+  }),
+);
+
+checks.push(
+  defineCheck('IDEM-1', 'rejects VM create and delete without X-Idempotency-Key (any 4xx)', async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    const ops = ['createCloudVm', ...(session.plan.deleteProbe ? ['deleteGpuVm'] : [])];
     await t.check(
-      fc.constantFrom(...sources),
-      async (source) => {
-        const exchange =
-          source === 'createCloudVm'
-            ? await acceptedCreate(session, (vmId) => t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED))
-            : (await acceptedDelete(session)).exchange;
-        expectFreshAcceptance(exchange);
+      fc.constantFrom(...ops),
+      async (operationId) => {
+        const exchange = await session.http.send(
+          operationRequest(session.operation(operationId), session, 'probe', { idempotencyKey: null }),
+        );
+        expectStatus(exchange, is4xx, 'a 4xx: X-Idempotency-Key is required');
         return observed;
       },
-      { examples: sources },
+      { examples: ops, independent: true },
     );
-  },
-));
+  }),
+);
 
-checks.push(defineCheck('ASYNC-3', "the delete's acceptance record names the VM of the path", async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  await t.check(fc.constant('deleteGpuVm'), async () => {
-    const { exchange, vmId } = await acceptedDelete(session);
-    const record = expectAcceptanceRecord(exchange);
-    if (record.vm_id !== vmId)
-      throw new RuleViolation(
-        `acceptance record vm_id is ${JSON.stringify(record.vm_id)}, expected ${JSON.stringify(vmId)}`,
-        exchange,
+checks.push(
+  defineCheck(
+    'IDEM-2',
+    'a create retried with the same key after a lost answer yields the same operation',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const op = session.operation('createCloudVm');
+      await t.check(
+        fc.record({ name: fc.stringMatching(/^[a-z][a-z0-9-]{2,12}$/), cpu: fc.constantFrom(1, 2, 4) }),
+        async ({ name, cpu }) => {
+          const key = randomUUID();
+          const body = JSON.stringify({
+            name: `conformance-${name}`,
+            plan_id: 'plan-std-2c-4g',
+            template_id: 'tpl-ubuntu-2404',
+            os_distro: 'ubuntu',
+            os_type: 'linux',
+            cpu,
+            ram_mb: 4096,
+          });
+          const request = operationRequest(op, session, 'probe', { idempotencyKey: key, body });
+          // The first answer is treated as lost in the network: the caller never saw it and retries.
+          const lost = await session.http.send(request);
+          const first = expectAcceptanceRecord(lost);
+          t.recordCreated('cloud VM', String(first.vm_id), CLOUD_VM_NOT_CLEANED);
+          const retried = await session.http.send(request);
+          const second = expectAcceptanceRecord(retried);
+          if (second.operation_id !== first.operation_id || second.vm_id !== first.vm_id) {
+            throw new RuleViolation(
+              `retry with the same X-Idempotency-Key gave operation ${JSON.stringify(second.operation_id)} for VM ${JSON.stringify(second.vm_id)}; the first attempt was ${JSON.stringify(first.operation_id)} for VM ${JSON.stringify(first.vm_id)} (a second create)`,
+              retried,
+            );
+          }
+          return observed;
+        },
+        { maxRuns: 3 },
       );
-    return observed;
-  });
-}));
-
-checks.push(defineCheck('IDEM-1', 'rejects VM create and delete without X-Idempotency-Key (any 4xx)', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  const ops = ['createCloudVm', ...(session.plan.deleteProbe ? ['deleteGpuVm'] : [])];
-  await t.check(
-    fc.constantFrom(...ops),
-    async (operationId) => {
-      const exchange = await session.http.send(
-        operationRequest(session.operation(operationId), session, 'probe', { idempotencyKey: null }),
-      );
-      expectStatus(exchange, is4xx, 'a 4xx: X-Idempotency-Key is required');
-      return observed;
     },
-    { examples: ops, independent: true },
-  );
-}));
+  ),
+);
 
-checks.push(defineCheck(
-  'IDEM-2',
-  'a create retried with the same key after a lost answer yields the same operation',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    const op = session.operation('createCloudVm');
-    await t.check(
-      fc.record({ name: fc.stringMatching(/^[a-z][a-z0-9-]{2,12}$/), cpu: fc.constantFrom(1, 2, 4) }),
-      async ({ name, cpu }) => {
-        const key = randomUUID();
-        const body = JSON.stringify({
-          name: `conformance-${name}`,
-          plan_id: 'plan-std-2c-4g',
-          template_id: 'tpl-ubuntu-2404',
-          os_distro: 'ubuntu',
-          os_type: 'linux',
-          cpu,
-          ram_mb: 4096,
+checks.push(
+  defineCheck(
+    'IDEM-2',
+    'a delete retried with the same key after a lost answer yields the same operation',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const vmId = session.plan.deleteReplay;
+      if (!vmId) return t.skip('profile lists fewer than 2 resources.deletableGpuVmIds');
+      const key = randomUUID();
+      await t.check(fc.constant(vmId), async (id) => {
+        const request = operationRequest(session.operation('deleteGpuVm'), session, 'probe', {
+          pathIds: { vm_id: id },
+          idempotencyKey: key,
         });
-        const request = operationRequest(op, session, 'probe', { idempotencyKey: key, body });
-        // The first answer is treated as lost in the network: the caller never saw it and retries.
-        const lost = await session.http.send(request);
-        const first = expectAcceptanceRecord(lost);
-        t.recordCreated('cloud VM', String(first.vm_id), CLOUD_VM_NOT_CLEANED);
+        const first = expectAcceptanceRecord(await session.http.send(request));
         const retried = await session.http.send(request);
         const second = expectAcceptanceRecord(retried);
-        if (second.operation_id !== first.operation_id || second.vm_id !== first.vm_id) {
+        if (second.operation_id !== first.operation_id) {
           throw new RuleViolation(
-            `retry with the same X-Idempotency-Key gave operation ${JSON.stringify(second.operation_id)} for VM ${JSON.stringify(second.vm_id)}; the first attempt was ${JSON.stringify(first.operation_id)} for VM ${JSON.stringify(first.vm_id)} (a second create)`,
+            `delete retried with the same key gave operation ${JSON.stringify(second.operation_id)}, first was ${JSON.stringify(first.operation_id)}`,
             retried,
           );
         }
         return observed;
-      },
-      { maxRuns: 3 },
-    );
-  },
-));
-
-checks.push(defineCheck(
-  'IDEM-2',
-  'a delete retried with the same key after a lost answer yields the same operation',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    const vmId = session.plan.deleteReplay;
-    if (!vmId) return t.skip('profile lists fewer than 2 resources.deletableGpuVmIds');
-    const key = randomUUID();
-    await t.check(fc.constant(vmId), async (id) => {
-      const request = operationRequest(session.operation('deleteGpuVm'), session, 'probe', {
-        pathIds: { vm_id: id },
-        idempotencyKey: key,
       });
-      const first = expectAcceptanceRecord(await session.http.send(request));
-      const retried = await session.http.send(request);
-      const second = expectAcceptanceRecord(retried);
-      if (second.operation_id !== first.operation_id) {
-        throw new RuleViolation(
-          `delete retried with the same key gave operation ${JSON.stringify(second.operation_id)}, first was ${JSON.stringify(first.operation_id)}`,
-          retried,
-        );
-      }
-      return observed;
-    });
-  },
-));
+    },
+  ),
+);
 
 /** The asyncOperations family's checks, in the order they run. */
 export const asyncOperationsChecks: readonly Check[] = checks;

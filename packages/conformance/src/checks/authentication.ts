@@ -8,8 +8,8 @@ import {
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectStatus, is2xx } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
 
 const is401 = (status: number): boolean => status === 401;
 // The document says these tokens are rejected (revoked) or not valid (other environment) without
@@ -19,97 +19,114 @@ const isTokenRejection = (status: number): boolean => status === 401 || status =
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'AUTH-1',
-  'answers 401 to a missing or malformed Authorization header on every operation',
-  async (t) => {
+checks.push(
+  defineCheck(
+    'AUTH-1',
+    'answers 401 to a missing or malformed Authorization header on every operation',
+    async (t) => {
+      const session = t.session;
+      await t.check(
+        fc.tuple(anyOperation(session, 'probe'), malformedAuthorization(session.fullToken('billing.read'))),
+        async ([op, auth]) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'probe', { authorization: auth.header }),
+          );
+          expectStatus(exchange, is401, `401 for an Authorization header that is ${auth.kind}`);
+          return observed;
+        },
+        {
+          examples: everyPair(
+            usableOperations(session, 'probe'),
+            malformedAuthorizationCases(session.fullToken('billing.read')),
+          ),
+          independent: true,
+        },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck('AUTH-2', 'answers 401 to unknown tokens on every operation', async (t) => {
     const session = t.session;
+    const prefix = tokenPrefixes[session.profile.environment];
     await t.check(
-      fc.tuple(anyOperation(session, 'probe'), malformedAuthorization(session.fullToken('billing.read'))),
-      async ([op, auth]) => {
-        const exchange = await session.http.send(
-          operationRequest(op, session, 'probe', { authorization: auth.header }),
-        );
-        expectStatus(exchange, is401, `401 for an Authorization header that is ${auth.kind}`);
+      fc.tuple(anyOperation(session, 'probe'), unknownToken(prefix)),
+      async ([op, token]) => {
+        const exchange = await session.http.send(operationRequest(op, session, 'probe', { token }));
+        expectStatus(exchange, is401, '401 for a token the environment never issued');
         return observed;
       },
       {
-        examples: everyPair(
-          usableOperations(session, 'probe'),
-          malformedAuthorizationCases(session.fullToken('billing.read')),
-        ),
+        examples: everyPair(usableOperations(session, 'probe'), [`${prefix}conformance_unknown`]),
         independent: true,
       },
     );
-  },
-));
+  }),
+);
 
-checks.push(defineCheck('AUTH-2', 'answers 401 to unknown tokens on every operation', async (t) => {
-  const session = t.session;
-  const prefix = tokenPrefixes[session.profile.environment];
-  await t.check(
-    fc.tuple(anyOperation(session, 'probe'), unknownToken(prefix)),
-    async ([op, token]) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', { token }));
-      expectStatus(exchange, is401, '401 for a token the environment never issued');
-      return observed;
-    },
-    {
-      examples: everyPair(usableOperations(session, 'probe'), [`${prefix}conformance_unknown`]),
-      independent: true,
-    },
-  );
-}));
+checks.push(
+  defineCheck('AUTH-3', 'rejects a revoked token (401 or 403) on every operation', async (t) => {
+    const session = t.session;
+    const revoked = session.profile.revokedToken;
+    if (!revoked) return t.skip('profile has no revokedToken');
+    await t.check(
+      anyOperation(session, 'probe'),
+      async (op) => {
+        const exchange = await session.http.send(operationRequest(op, session, 'probe', { token: revoked }));
+        expectStatus(exchange, isTokenRejection, 'a rejection (401 or 403) of a revoked token');
+        return observed;
+      },
+      { examples: usableOperations(session, 'probe'), independent: true },
+    );
+  }),
+);
 
-checks.push(defineCheck('AUTH-3', 'rejects a revoked token (401 or 403) on every operation', async (t) => {
-  const session = t.session;
-  const revoked = session.profile.revokedToken;
-  if (!revoked) return t.skip('profile has no revokedToken');
-  await t.check(
-    anyOperation(session, 'probe'),
-    async (op) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', { token: revoked }));
-      expectStatus(exchange, isTokenRejection, 'a rejection (401 or 403) of a revoked token');
-      return observed;
+checks.push(
+  defineCheck(
+    'ENV-1',
+    'rejects tokens of the other environment (401 or 403) on every operation',
+    async (t) => {
+      const session = t.session;
+      const { environment } = session.profile;
+      const own = tokenPrefixes[environment];
+      const other = tokenPrefixes[environment === 'production' ? 'development' : 'production'];
+      const swapped = session.fullToken('billing.read').replace(own, other);
+      const tokens = [{ kind: 'own token with the other environment prefix', token: swapped }];
+      if (session.profile.otherEnvironmentToken)
+        tokens.push({
+          kind: 'valid token of the other environment',
+          token: session.profile.otherEnvironmentToken,
+        });
+      await t.check(
+        fc.tuple(anyOperation(session, 'probe'), fc.constantFrom(...tokens)),
+        async ([op, { kind, token }]) => {
+          const exchange = await session.http.send(operationRequest(op, session, 'probe', { token }));
+          expectStatus(exchange, isTokenRejection, `a rejection (401 or 403) of a ${kind}`);
+          return observed;
+        },
+        { examples: everyPair(usableOperations(session, 'probe'), tokens), independent: true },
+      );
     },
-    { examples: usableOperations(session, 'probe'), independent: true },
-  );
-}));
+  ),
+);
 
-checks.push(defineCheck('ENV-1', 'rejects tokens of the other environment (401 or 403) on every operation', async (t) => {
-  const session = t.session;
-  const { environment } = session.profile;
-  const own = tokenPrefixes[environment];
-  const other = tokenPrefixes[environment === 'production' ? 'development' : 'production'];
-  const swapped = session.fullToken('billing.read').replace(own, other);
-  const tokens = [{ kind: 'own token with the other environment prefix', token: swapped }];
-  if (session.profile.otherEnvironmentToken)
-    tokens.push({ kind: 'valid token of the other environment', token: session.profile.otherEnvironmentToken });
-  await t.check(
-    fc.tuple(anyOperation(session, 'probe'), fc.constantFrom(...tokens)),
-    async ([op, { kind, token }]) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', { token }));
-      expectStatus(exchange, isTokenRejection, `a rejection (401 or 403) of a ${kind}`);
-      return observed;
-    },
-    { examples: everyPair(usableOperations(session, 'probe'), tokens), independent: true },
-  );
-}));
-
-checks.push(defineCheck('ENV-2', 'serves the API under a base URL that ends with /v1', async (t) => {
-  const session = t.session;
-  await t.check(
-    fc.constant(session.operation('listBuckets')),
-    async (op) => {
-      if (!new URL(session.profile.baseUrl).pathname.endsWith('/v1'))
-        throw new Error(`baseUrl ${session.profile.baseUrl} does not end with /v1`);
-      const exchange = await session.http.send(operationRequest(op, session, 'positive'));
-      expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
-      return observed;
-    },
-    { independent: true },
-  );
-}));
+checks.push(
+  defineCheck('ENV-2', 'serves the API under a base URL that ends with /v1', async (t) => {
+    const session = t.session;
+    await t.check(
+      fc.constant(session.operation('listBuckets')),
+      async (op) => {
+        if (!new URL(session.profile.baseUrl).pathname.endsWith('/v1'))
+          throw new Error(`baseUrl ${session.profile.baseUrl} does not end with /v1`);
+        const exchange = await session.http.send(operationRequest(op, session, 'positive'));
+        expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
+        return observed;
+      },
+      { independent: true },
+    );
+  }),
+);
 
 /** The authentication family's checks, in the order they run. */
 export const authenticationChecks: readonly Check[] = checks;

@@ -1,10 +1,10 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
-import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectStatus, is2xx } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
 
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
 
@@ -32,126 +32,137 @@ function grantedAccess(op: OperationEntry, status: number): CaseVerdict {
 
 const checks: Check[] = [];
 
-checks.push(defineCheck('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
-  const session = t.session;
-  const { primary } = session.profile.workspaces;
-  const pairs = usableOperations(session, 'probe').flatMap((op) =>
-    namedIdentities(session.profile)
-      .filter((identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary))
-      .map((identity) => ({ op, identity })),
-  );
-  if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
-  await t.check(
-    fc.constantFrom(...pairs),
-    async ({ op, identity }) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', { token: identity.token }));
-      expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks ${op.scope}`);
-      return observed;
-    },
-    { examples: pairs, independent: true },
-  );
-}));
-
-checks.push(defineCheck(
-  'SCOPE-2',
-  'never refuses with 401/403 an identity holding the scope and the workspace',
-  async (t) => {
+checks.push(
+  defineCheck('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
     const session = t.session;
-    const { primary, secondary } = session.profile.workspaces;
-    const cases = usableOperations(session, 'positive').flatMap((op) =>
-      namedIdentities(session.profile).flatMap((identity) =>
-        [primary, secondary]
-          .filter((ws) => hasScope(identity, op.scope) && allowsWorkspace(identity, ws))
-          .map((workspace) => ({ op, identity, workspace })),
-      ),
-    );
-    if (cases.length === 0) return t.skip('profile has no identity holding the scope of a usable operation');
-    await t.check(
-      fc.constantFrom(...cases),
-      async ({ op, identity, workspace }) => {
-        const exchange = await session.http.send(
-          operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
-        );
-        expectStatus(
-          exchange,
-          (s) => notRefused(s) || resourceElsewhere(op, workspace, primary, s),
-          `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
-        );
-        return grantedAccess(op, exchange.response.status);
-      },
-      { examples: cases, independent: true },
-    );
-  },
-));
-
-checks.push(defineCheck(
-  'POLICY-1',
-  'answers 403 to a specific-workspaces identity on a workspace outside its list',
-  async (t) => {
-    const session = t.session;
-    const { primary, secondary, billingDenied } = session.profile.workspaces;
-    const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
-    const cases = usableOperations(session, 'probe').flatMap((op) =>
+    const { primary } = session.profile.workspaces;
+    const pairs = usableOperations(session, 'probe').flatMap((op) =>
       namedIdentities(session.profile)
-        .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
-        .flatMap((identity) =>
-          workspaces
-            .filter((ws) => !allowsWorkspace(identity, ws))
-            .map((workspace) => ({ op, identity, workspace })),
-        ),
+        .filter((identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary))
+        .map((identity) => ({ op, identity })),
     );
-    if (cases.length === 0)
-      return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
+    if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
     await t.check(
-      fc.constantFrom(...cases),
-      async ({ op, identity, workspace }) => {
+      fc.constantFrom(...pairs),
+      async ({ op, identity }) => {
         const exchange = await session.http.send(
-          operationRequest(op, session, 'probe', { token: identity.token, workspaceId: workspace }),
+          operationRequest(op, session, 'probe', { token: identity.token }),
         );
-        expectStatus(
-          exchange,
-          (s) => s === 403,
-          `403: identity "${identity.name}" may not use workspace ${workspace}`,
-        );
+        expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks ${op.scope}`);
         return observed;
       },
-      { examples: cases, independent: true },
+      { examples: pairs, independent: true },
     );
-  },
-));
+  }),
+);
 
-checks.push(defineCheck(
-  'POLICY-2',
-  'lets an entire-organization identity use every workspace of the organization',
-  async (t) => {
-    const session = t.session;
-    const { primary, secondary } = session.profile.workspaces;
-    const cases = usableOperations(session, 'positive').flatMap((op) =>
-      namedIdentities(session.profile)
-        .filter((identity) => identity.workspaces === 'all' && hasScope(identity, op.scope))
-        .flatMap((identity) => [primary, secondary].map((workspace) => ({ op, identity, workspace }))),
-    );
-    if (cases.length === 0) return t.skip('profile has no entire-organization identity');
-    await t.check(
-      fc.constantFrom(...cases),
-      async ({ op, identity, workspace }) => {
-        const exchange = await session.http.send(
-          operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
-        );
-        expectStatus(
-          exchange,
-          (s) =>
-            is2xx(s) ||
-            resourceElsewhere(op, workspace, primary, s) ||
-            (op.pathParameters.length > 0 && (s === 404 || s === 409)),
-          `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
-        );
-        return grantedAccess(op, exchange.response.status);
-      },
-      { examples: cases, independent: true },
-    );
-  },
-));
+checks.push(
+  defineCheck(
+    'SCOPE-2',
+    'never refuses with 401/403 an identity holding the scope and the workspace',
+    async (t) => {
+      const session = t.session;
+      const { primary, secondary } = session.profile.workspaces;
+      const cases = usableOperations(session, 'positive').flatMap((op) =>
+        namedIdentities(session.profile).flatMap((identity) =>
+          [primary, secondary]
+            .filter((ws) => hasScope(identity, op.scope) && allowsWorkspace(identity, ws))
+            .map((workspace) => ({ op, identity, workspace })),
+        ),
+      );
+      if (cases.length === 0)
+        return t.skip('profile has no identity holding the scope of a usable operation');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, identity, workspace }) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
+          );
+          expectStatus(
+            exchange,
+            (s) => notRefused(s) || resourceElsewhere(op, workspace, primary, s),
+            `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
+          );
+          return grantedAccess(op, exchange.response.status);
+        },
+        { examples: cases, independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'POLICY-1',
+    'answers 403 to a specific-workspaces identity on a workspace outside its list',
+    async (t) => {
+      const session = t.session;
+      const { primary, secondary, billingDenied } = session.profile.workspaces;
+      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      const cases = usableOperations(session, 'probe').flatMap((op) =>
+        namedIdentities(session.profile)
+          .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
+          .flatMap((identity) =>
+            workspaces
+              .filter((ws) => !allowsWorkspace(identity, ws))
+              .map((workspace) => ({ op, identity, workspace })),
+          ),
+      );
+      if (cases.length === 0)
+        return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, identity, workspace }) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'probe', { token: identity.token, workspaceId: workspace }),
+          );
+          expectStatus(
+            exchange,
+            (s) => s === 403,
+            `403: identity "${identity.name}" may not use workspace ${workspace}`,
+          );
+          return observed;
+        },
+        { examples: cases, independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'POLICY-2',
+    'lets an entire-organization identity use every workspace of the organization',
+    async (t) => {
+      const session = t.session;
+      const { primary, secondary } = session.profile.workspaces;
+      const cases = usableOperations(session, 'positive').flatMap((op) =>
+        namedIdentities(session.profile)
+          .filter((identity) => identity.workspaces === 'all' && hasScope(identity, op.scope))
+          .flatMap((identity) => [primary, secondary].map((workspace) => ({ op, identity, workspace }))),
+      );
+      if (cases.length === 0) return t.skip('profile has no entire-organization identity');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, identity, workspace }) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
+          );
+          expectStatus(
+            exchange,
+            (s) =>
+              is2xx(s) ||
+              resourceElsewhere(op, workspace, primary, s) ||
+              (op.pathParameters.length > 0 && (s === 404 || s === 409)),
+            `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
+          );
+          return grantedAccess(op, exchange.response.status);
+        },
+        { examples: cases, independent: true },
+      );
+    },
+  ),
+);
 
 /** The authorization family's checks, in the order they run. */
 export const authorizationChecks: readonly Check[] = checks;

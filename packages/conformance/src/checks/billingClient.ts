@@ -1,14 +1,10 @@
 import { BillingBlockedError, createCloudClient } from '@cloud-api/client';
 import fc from 'fast-check';
-import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
+import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
-import {
-  createRecordingFetch,
-  type DecisionOverride,
-  type RecordedRequest,
-} from './recordingFetch.js';
-import { type Check, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
+import { type Check, defineCheck } from './check.js';
+import { createRecordingFetch, type DecisionOverride, type RecordedRequest } from './recordingFetch.js';
+import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 function clientFor(session: Session, options: { decision?: DecisionOverride; workspaceId?: string } = {}) {
   const base = new URL(session.profile.baseUrl);
@@ -93,82 +89,84 @@ function recordCreate(
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'BILL-1',
-  'the client calls the preflight for the same workspace before a create and proceeds only on allowed: true',
-  async (t) => {
-    const session = t.session;
-    const { primary, billingDenied } = session.profile.workspaces;
-    const workspaces = [primary, ...(billingDenied ? [billingDenied] : [])];
-    await t.check(
-      fc.tuple(fc.constantFrom(...workspaces), createBody),
-      async ([workspaceId, body]) => {
-        const probe = clientFor(session, { workspaceId });
-        const { client, log } = probe;
-        let created: { vm_id: string } | undefined;
-        let blocked: unknown;
-        try {
-          created = await client.createCloudVm(body);
-        } catch (error) {
-          blocked = error;
-        }
-        probe.throwIfTargetSilent();
-        const preflightIndex = log.findIndex((r) => r.kind === 'preflight');
-        const createIndex = log.findIndex((r) => r.kind === 'create');
-        if (preflightIndex < 0)
-          throw new Error(`the client sent no billing preflight before the create: ${describeLog(log)}`);
-        if (log[preflightIndex]?.url.searchParams.get('workspace_id') !== workspaceId) {
-          throw new Error(
-            `the preflight asked about workspace ${log[preflightIndex]?.url.searchParams.get('workspace_id')}, the create is for ${workspaceId}`,
-          );
-        }
-        if (createIndex >= 0 && createIndex < preflightIndex)
-          throw new Error(`the create went before the preflight: ${describeLog(log)}`);
-        // What the client must do follows the target's own decision, whatever the workspace.
-        const refusedByTarget = probe.notAllowedByTarget();
-        if (refusedByTarget) {
-          if (createIndex >= 0)
+checks.push(
+  defineCheck(
+    'BILL-1',
+    'the client calls the preflight for the same workspace before a create and proceeds only on allowed: true',
+    async (t) => {
+      const session = t.session;
+      const { primary, billingDenied } = session.profile.workspaces;
+      const workspaces = [primary, ...(billingDenied ? [billingDenied] : [])];
+      await t.check(
+        fc.tuple(fc.constantFrom(...workspaces), createBody),
+        async ([workspaceId, body]) => {
+          const probe = clientFor(session, { workspaceId });
+          const { client, log } = probe;
+          let created: { vm_id: string } | undefined;
+          let blocked: unknown;
+          try {
+            created = await client.createCloudVm(body);
+          } catch (error) {
+            blocked = error;
+          }
+          probe.throwIfTargetSilent();
+          const preflightIndex = log.findIndex((r) => r.kind === 'preflight');
+          const createIndex = log.findIndex((r) => r.kind === 'create');
+          if (preflightIndex < 0)
+            throw new Error(`the client sent no billing preflight before the create: ${describeLog(log)}`);
+          if (log[preflightIndex]?.url.searchParams.get('workspace_id') !== workspaceId) {
             throw new Error(
-              `the client sent the create although the decision for workspace ${workspaceId} was not allowed: ${describeLog(log)}`,
+              `the preflight asked about workspace ${log[preflightIndex]?.url.searchParams.get('workspace_id')}, the create is for ${workspaceId}`,
             );
-          if (!(blocked instanceof BillingBlockedError))
-            throw new Error(
-              `expected BillingBlockedError for a decision without allowed: true, got ${blocked instanceof Error ? blocked.name : 'success'}`,
-            );
-          // In an allowed workspace the target's refusal leaves "proceeds when allowed" unseen.
-          if (workspaceId !== billingDenied) return notApplicable(refusedByTarget);
-        } else {
-          // The target allowed a create in its billing-denied workspace: BILL-7 judges the target.
-          if (workspaceId === billingDenied)
-            return notApplicable(`the target allowed a create in billing-denied workspace ${workspaceId}`);
-          if (blocked)
-            throw new Error(`the create failed: ${(blocked as Error).message} (${describeLog(log)})`);
-          if (createIndex < 0)
-            throw new Error(
-              `the client never sent the create after an allowed decision: ${describeLog(log)}`,
-            );
-          if (created && log[createIndex]?.forwarded) recordCreate(t, session, created.vm_id);
-        }
-        return observed;
-      },
-      {
-        maxRuns: 1,
-        examples: workspaces.map((ws) => [
-          ws,
-          {
-            name: 'conformance-a',
-            plan_id: 'plan-std-2c-4g',
-            template_id: 'tpl-ubuntu-2404',
-            os_distro: 'ubuntu',
-            os_type: 'linux',
-            cpu: 2,
-            ram_mb: 4096,
-          },
-        ]),
-      },
-    );
-  },
-));
+          }
+          if (createIndex >= 0 && createIndex < preflightIndex)
+            throw new Error(`the create went before the preflight: ${describeLog(log)}`);
+          // What the client must do follows the target's own decision, whatever the workspace.
+          const refusedByTarget = probe.notAllowedByTarget();
+          if (refusedByTarget) {
+            if (createIndex >= 0)
+              throw new Error(
+                `the client sent the create although the decision for workspace ${workspaceId} was not allowed: ${describeLog(log)}`,
+              );
+            if (!(blocked instanceof BillingBlockedError))
+              throw new Error(
+                `expected BillingBlockedError for a decision without allowed: true, got ${blocked instanceof Error ? blocked.name : 'success'}`,
+              );
+            // In an allowed workspace the target's refusal leaves "proceeds when allowed" unseen.
+            if (workspaceId !== billingDenied) return notApplicable(refusedByTarget);
+          } else {
+            // The target allowed a create in its billing-denied workspace: BILL-7 judges the target.
+            if (workspaceId === billingDenied)
+              return notApplicable(`the target allowed a create in billing-denied workspace ${workspaceId}`);
+            if (blocked)
+              throw new Error(`the create failed: ${(blocked as Error).message} (${describeLog(log)})`);
+            if (createIndex < 0)
+              throw new Error(
+                `the client never sent the create after an allowed decision: ${describeLog(log)}`,
+              );
+            if (created && log[createIndex]?.forwarded) recordCreate(t, session, created.vm_id);
+          }
+          return observed;
+        },
+        {
+          maxRuns: 1,
+          examples: workspaces.map((ws) => [
+            ws,
+            {
+              name: 'conformance-a',
+              plan_id: 'plan-std-2c-4g',
+              template_id: 'tpl-ubuntu-2404',
+              os_distro: 'ubuntu',
+              os_type: 'linux',
+              cpu: 2,
+              ram_mb: 4096,
+            },
+          ]),
+        },
+      );
+    },
+  ),
+);
 
 const overrides: DecisionOverride[] = [
   { kind: 'denied' },
@@ -180,120 +178,126 @@ const overrides: DecisionOverride[] = [
   { kind: 'unavailable-network' },
 ];
 
-checks.push(defineCheck(
-  'BILL-2',
-  'a denied, malformed or unavailable decision blocks the create in the client; it is never sent',
-  async (t) => {
-    const session = t.session;
-    await t.check(
-      fc.tuple(fc.constantFrom(...overrides), createBody),
-      async ([decision, body]) => {
-        const probe = clientFor(session, { decision });
-        const { client, log } = probe;
-        let outcome: unknown;
-        try {
-          outcome = await client.createCloudVm(body);
-        } catch (error) {
-          outcome = error;
-        }
-        // The decision is altered on the target's answer; without an answer it was never altered.
-        probe.throwIfTargetSilent();
-        if (log.some((r) => r.kind === 'create'))
-          throw new Error(
-            `the client sent the create after a ${decision.kind} decision: ${describeLog(log)}`,
-          );
-        if (!(outcome instanceof BillingBlockedError)) {
-          throw new Error(
-            `a ${decision.kind} decision should raise BillingBlockedError, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : 'a success'}`,
-          );
-        }
-        return observed;
-      },
-      {
-        examples: overrides.map((o) => [
-          o,
-          {
-            name: 'conformance-b',
-            plan_id: 'plan-std-2c-4g',
-            template_id: 'tpl-ubuntu-2404',
-            os_distro: 'ubuntu',
-            os_type: 'linux',
-            cpu: 2,
-            ram_mb: 4096,
-          },
-        ]),
-        // Each case is one client's preflight and the create it must withhold: nothing is shared.
-        independent: true,
-      },
-    );
-  },
-));
-
-checks.push(defineCheck('BILL-3', 'the client makes a fresh preflight immediately before each create', async (t) => {
-  const session = t.session;
-  await t.check(
-    fc.array(createBody, { minLength: 2, maxLength: 2 }),
-    async (bodies) => {
-      const probe = clientFor(session);
-      const { log } = probe;
-      for (const body of bodies) {
-        const accepted = await probe.createOrRefusal(body);
-        if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
-        if (log.at(-1)?.forwarded) recordCreate(t, session, accepted.vm_id);
-      }
-      const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
-      const expected = bodies.flatMap(() => ['preflight', 'create']);
-      if (sequence.join(',') !== expected.join(',')) {
-        throw new Error(
-          `expected a preflight right before each of ${bodies.length} creates, got ${describeLog(log)}`,
-        );
-      }
-      for (let i = 1; i < log.length; i++) {
-        if (log[i]?.kind === 'create' && log[i - 1]?.kind !== 'preflight')
-          throw new Error(`a request came between the preflight and the create: ${describeLog(log)}`);
-      }
-      return observed;
+checks.push(
+  defineCheck(
+    'BILL-2',
+    'a denied, malformed or unavailable decision blocks the create in the client; it is never sent',
+    async (t) => {
+      const session = t.session;
+      await t.check(
+        fc.tuple(fc.constantFrom(...overrides), createBody),
+        async ([decision, body]) => {
+          const probe = clientFor(session, { decision });
+          const { client, log } = probe;
+          let outcome: unknown;
+          try {
+            outcome = await client.createCloudVm(body);
+          } catch (error) {
+            outcome = error;
+          }
+          // The decision is altered on the target's answer; without an answer it was never altered.
+          probe.throwIfTargetSilent();
+          if (log.some((r) => r.kind === 'create'))
+            throw new Error(
+              `the client sent the create after a ${decision.kind} decision: ${describeLog(log)}`,
+            );
+          if (!(outcome instanceof BillingBlockedError)) {
+            throw new Error(
+              `a ${decision.kind} decision should raise BillingBlockedError, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : 'a success'}`,
+            );
+          }
+          return observed;
+        },
+        {
+          examples: overrides.map((o) => [
+            o,
+            {
+              name: 'conformance-b',
+              plan_id: 'plan-std-2c-4g',
+              template_id: 'tpl-ubuntu-2404',
+              os_distro: 'ubuntu',
+              os_type: 'linux',
+              cpu: 2,
+              ram_mb: 4096,
+            },
+          ]),
+          // Each case is one client's preflight and the create it must withhold: nothing is shared.
+          independent: true,
+        },
+      );
     },
-    { maxRuns: 1 },
-  );
-}));
+  ),
+);
 
-const BILLING_STATE = /wallet|balance|credit|billing|allowed|decision|funds/i;
-
-checks.push(defineCheck(
-  'BILL-4',
-  'the client sends product endpoints no wallet balance, credit limit or other billing state',
-  async (t) => {
+checks.push(
+  defineCheck('BILL-3', 'the client makes a fresh preflight immediately before each create', async (t) => {
     const session = t.session;
     await t.check(
-      createBody,
-      async (body) => {
+      fc.array(createBody, { minLength: 2, maxLength: 2 }),
+      async (bodies) => {
         const probe = clientFor(session);
         const { log } = probe;
-        const accepted = await probe.createOrRefusal(body);
-        if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
-        const create = log.find((r) => r.kind === 'create');
-        if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
-        if (create.forwarded) recordCreate(t, session, accepted.vm_id);
-        const sent = JSON.parse(create.body) as Record<string, unknown>;
-        const added = Object.keys(sent).filter((key) => !(key in body));
-        if (added.length > 0 || JSON.stringify(sent) !== JSON.stringify(body)) {
+        for (const body of bodies) {
+          const accepted = await probe.createOrRefusal(body);
+          if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
+          if (log.at(-1)?.forwarded) recordCreate(t, session, accepted.vm_id);
+        }
+        const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
+        const expected = bodies.flatMap(() => ['preflight', 'create']);
+        if (sequence.join(',') !== expected.join(',')) {
           throw new Error(
-            `the create body differs from what the caller gave: added ${added.join(', ') || 'nothing'}, sent ${create.body}`,
+            `expected a preflight right before each of ${bodies.length} creates, got ${describeLog(log)}`,
           );
         }
-        const suspicious = [
-          ...[...create.url.searchParams.keys()].filter((key) => key !== 'workspace_id'),
-          ...Object.keys(create.headers).filter((name) => BILLING_STATE.test(name)),
-        ];
-        if (suspicious.length > 0)
-          throw new Error(`the create carried extra parameters or headers: ${suspicious.join(', ')}`);
+        for (let i = 1; i < log.length; i++) {
+          if (log[i]?.kind === 'create' && log[i - 1]?.kind !== 'preflight')
+            throw new Error(`a request came between the preflight and the create: ${describeLog(log)}`);
+        }
         return observed;
       },
       { maxRuns: 1 },
     );
-  },
-));
+  }),
+);
+
+const BILLING_STATE = /wallet|balance|credit|billing|allowed|decision|funds/i;
+
+checks.push(
+  defineCheck(
+    'BILL-4',
+    'the client sends product endpoints no wallet balance, credit limit or other billing state',
+    async (t) => {
+      const session = t.session;
+      await t.check(
+        createBody,
+        async (body) => {
+          const probe = clientFor(session);
+          const { log } = probe;
+          const accepted = await probe.createOrRefusal(body);
+          if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
+          const create = log.find((r) => r.kind === 'create');
+          if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
+          if (create.forwarded) recordCreate(t, session, accepted.vm_id);
+          const sent = JSON.parse(create.body) as Record<string, unknown>;
+          const added = Object.keys(sent).filter((key) => !(key in body));
+          if (added.length > 0 || JSON.stringify(sent) !== JSON.stringify(body)) {
+            throw new Error(
+              `the create body differs from what the caller gave: added ${added.join(', ') || 'nothing'}, sent ${create.body}`,
+            );
+          }
+          const suspicious = [
+            ...[...create.url.searchParams.keys()].filter((key) => key !== 'workspace_id'),
+            ...Object.keys(create.headers).filter((name) => BILLING_STATE.test(name)),
+          ];
+          if (suspicious.length > 0)
+            throw new Error(`the create carried extra parameters or headers: ${suspicious.join(', ')}`);
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
+    },
+  ),
+);
 
 /** The billingClient family's checks, in the order they run. */
 export const billingClientChecks: readonly Check[] = checks;

@@ -1,156 +1,158 @@
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
-import { acceptedCreate, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
-import { notApplicable, observed } from './caseVerdict.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
-import {
-  expectErrorDetail,
-  expectJsonObject,
-  expectStatus,
-  is2xx,
-  RuleViolation,
-} from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
+import { notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
+import { expectErrorDetail, expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import { acceptedCreate, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'BILL-7',
-  'the preflight answers a decision with a boolean allowed (denied workspace: false)',
-  async (t) => {
-    const session = t.session;
-    const { primary, secondary, billingDenied } = session.profile.workspaces;
-    const op = session.operation('checkResourceEligibility');
-    const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
-    await t.check(
-      fc.constantFrom(...workspaces),
-      async (workspace) => {
-        const exchange = await session.http.send(
-          operationRequest(op, session, 'positive', { workspaceId: workspace }),
-        );
-        expectStatus(exchange, is2xx, 'a 2xx decision');
-        const decision = expectJsonObject(exchange, 'a decision object');
-        if (typeof decision.allowed !== 'boolean')
-          throw new RuleViolation(
-            `decision.allowed is ${JSON.stringify(decision.allowed)}, expected a boolean`,
-            exchange,
+checks.push(
+  defineCheck(
+    'BILL-7',
+    'the preflight answers a decision with a boolean allowed (denied workspace: false)',
+    async (t) => {
+      const session = t.session;
+      const { primary, secondary, billingDenied } = session.profile.workspaces;
+      const op = session.operation('checkResourceEligibility');
+      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      await t.check(
+        fc.constantFrom(...workspaces),
+        async (workspace) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'positive', { workspaceId: workspace }),
           );
-        if (workspace === billingDenied && decision.allowed !== false) {
-          throw new RuleViolation(
-            `workspace ${workspace} is the profile's billingDenied workspace but the decision allows creation`,
-            exchange,
-          );
-        }
-        return observed;
-      },
-      { examples: workspaces, independent: true },
-    );
-  },
-));
-
-checks.push(defineCheck('BILL-5', 'the preflight answers 403 to an identity without billing.read', async (t) => {
-  const session = t.session;
-  const { primary } = session.profile.workspaces;
-  const lacking = namedIdentities(session.profile).filter(
-    (id) => !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
-  );
-  if (lacking.length === 0) return t.skip('profile has no identity lacking billing.read');
-  await t.check(
-    fc.constantFrom(...lacking),
-    async (identity) => {
-      const exchange = await session.http.send(
-        operationRequest(session.operation('checkResourceEligibility'), session, 'probe', {
-          token: identity.token,
-        }),
+          expectStatus(exchange, is2xx, 'a 2xx decision');
+          const decision = expectJsonObject(exchange, 'a decision object');
+          if (typeof decision.allowed !== 'boolean')
+            throw new RuleViolation(
+              `decision.allowed is ${JSON.stringify(decision.allowed)}, expected a boolean`,
+              exchange,
+            );
+          if (workspace === billingDenied && decision.allowed !== false) {
+            throw new RuleViolation(
+              `workspace ${workspace} is the profile's billingDenied workspace but the decision allows creation`,
+              exchange,
+            );
+          }
+          return observed;
+        },
+        { examples: workspaces, independent: true },
       );
-      expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks billing.read`);
-      return observed;
     },
-    { examples: lacking, independent: true },
-  );
-}));
+  ),
+);
 
-checks.push(defineCheck('BILL-5', 'a create needs only vm.write, not billing.read', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  const { primary } = session.profile.workspaces;
-  const writers = namedIdentities(session.profile).filter(
-    (id) => hasScope(id, 'vm.write') && !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
-  );
-  if (writers.length === 0) return t.skip('profile has no identity holding vm.write without billing.read');
-  await t.check(
-    fc.constantFrom(...writers),
-    async (identity) => {
-      const exchange = await session.http.send(
-        operationRequest(session.operation('createCloudVm'), session, 'probe', { token: identity.token }),
-      );
-      const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-      if (is2xx(exchange.response.status) && typeof vmId === 'string')
-        t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
-      expectStatus(
-        exchange,
-        (s) => s !== 401 && s !== 403,
-        `no 401/403: identity "${identity.name}" holds vm.write, the only scope a create needs`,
-      );
-      // Only an accepted create shows the scope was enough; a 5xx or 400 shows nothing about scopes.
-      return is2xx(exchange.response.status)
-        ? observed
-        : notApplicable(
-            `the create answered ${exchange.response.status}, neither accepted nor refused for scope`,
-          );
-    },
-    { maxRuns: 1 },
-  );
-}));
-
-checks.push(defineCheck(
-  'BILL-6',
-  'the gateway refuses a billable create in a workspace whose decision is denied',
-  async (t) => {
-    t.requireMutations();
+checks.push(
+  defineCheck('BILL-5', 'the preflight answers 403 to an identity without billing.read', async (t) => {
     const session = t.session;
-    const denied = session.profile.workspaces.billingDenied;
-    if (!denied) return t.skip('profile has no workspaces.billingDenied');
-    const identities = namedIdentities(session.profile).filter(
-      (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
+    const { primary } = session.profile.workspaces;
+    const lacking = namedIdentities(session.profile).filter(
+      (id) => !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
     );
-    if (identities.length === 0)
-      return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
+    if (lacking.length === 0) return t.skip('profile has no identity lacking billing.read');
     await t.check(
-      fc.constantFrom(...identities),
+      fc.constantFrom(...lacking),
       async (identity) => {
         const exchange = await session.http.send(
-          operationRequest(session.operation('createCloudVm'), session, 'probe', {
+          operationRequest(session.operation('checkResourceEligibility'), session, 'probe', {
             token: identity.token,
-            workspaceId: denied,
           }),
         );
-        if (is2xx(exchange.response.status)) {
-          const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-          if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
-          throw new RuleViolation(
-            `create in billing-denied workspace ${denied} was accepted (${exchange.response.status}); the gateway must refuse it`,
-            exchange,
-          );
-        }
-        expectErrorDetail(exchange);
-        // A target that refuses every create would pass so far: the refusal is billing's only if
-        // the same create is accepted where the decision allows it.
-        const control = await acceptedCreate(session, (vmId) =>
-          t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
-        );
-        if (!is2xx(control.response.status))
-          return notApplicable(
-            `the same create in the primary workspace answered ${control.response.status} too, so the refusal is not shown to come from the billing decision`,
-          );
-        // Whatever its number, this answer is the documented billing refusal (`default`).
-        session.coverage.noteResponse('createCloudVm', 'default');
+        expectStatus(exchange, (s) => s === 403, `403: identity "${identity.name}" lacks billing.read`);
         return observed;
       },
-      { maxRuns: 2 },
+      { examples: lacking, independent: true },
     );
-  },
-));
+  }),
+);
+
+checks.push(
+  defineCheck('BILL-5', 'a create needs only vm.write, not billing.read', async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    const { primary } = session.profile.workspaces;
+    const writers = namedIdentities(session.profile).filter(
+      (id) => hasScope(id, 'vm.write') && !hasScope(id, 'billing.read') && allowsWorkspace(id, primary),
+    );
+    if (writers.length === 0) return t.skip('profile has no identity holding vm.write without billing.read');
+    await t.check(
+      fc.constantFrom(...writers),
+      async (identity) => {
+        const exchange = await session.http.send(
+          operationRequest(session.operation('createCloudVm'), session, 'probe', { token: identity.token }),
+        );
+        const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+        if (is2xx(exchange.response.status) && typeof vmId === 'string')
+          t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+        expectStatus(
+          exchange,
+          (s) => s !== 401 && s !== 403,
+          `no 401/403: identity "${identity.name}" holds vm.write, the only scope a create needs`,
+        );
+        // Only an accepted create shows the scope was enough; a 5xx or 400 shows nothing about scopes.
+        return is2xx(exchange.response.status)
+          ? observed
+          : notApplicable(
+              `the create answered ${exchange.response.status}, neither accepted nor refused for scope`,
+            );
+      },
+      { maxRuns: 1 },
+    );
+  }),
+);
+
+checks.push(
+  defineCheck(
+    'BILL-6',
+    'the gateway refuses a billable create in a workspace whose decision is denied',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const denied = session.profile.workspaces.billingDenied;
+      if (!denied) return t.skip('profile has no workspaces.billingDenied');
+      const identities = namedIdentities(session.profile).filter(
+        (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
+      );
+      if (identities.length === 0)
+        return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
+      await t.check(
+        fc.constantFrom(...identities),
+        async (identity) => {
+          const exchange = await session.http.send(
+            operationRequest(session.operation('createCloudVm'), session, 'probe', {
+              token: identity.token,
+              workspaceId: denied,
+            }),
+          );
+          if (is2xx(exchange.response.status)) {
+            const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+            if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+            throw new RuleViolation(
+              `create in billing-denied workspace ${denied} was accepted (${exchange.response.status}); the gateway must refuse it`,
+              exchange,
+            );
+          }
+          expectErrorDetail(exchange);
+          // A target that refuses every create would pass so far: the refusal is billing's only if
+          // the same create is accepted where the decision allows it.
+          const control = await acceptedCreate(session, (vmId) =>
+            t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+          );
+          if (!is2xx(control.response.status))
+            return notApplicable(
+              `the same create in the primary workspace answered ${control.response.status} too, so the refusal is not shown to come from the billing decision`,
+            );
+          // Whatever its number, this answer is the documented billing refusal (`default`).
+          session.coverage.noteResponse('createCloudVm', 'default');
+          return observed;
+        },
+        { maxRuns: 2 },
+      );
+    },
+  ),
+);
 
 /** The billingGateway family's checks, in the order they run. */
 export const billingGatewayChecks: readonly Check[] = checks;

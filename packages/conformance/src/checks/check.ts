@@ -67,7 +67,8 @@ export function defineCheck(
   run: (t: CheckContext) => Promise<void>,
   options: { readonly timeoutMs?: number } = {},
 ): Check {
-  if (!findRule(rule)) throw new Error(`defineCheck: unknown rule ${rule}; add it to src/ruleCatalogue/rules.ts`);
+  if (!findRule(rule))
+    throw new Error(`defineCheck: unknown rule ${rule}; add it to src/ruleCatalogue/rules.ts`);
   return Object.freeze({
     rule,
     title: `${rule} ${description}`,

@@ -3,10 +3,10 @@ import { malformedBody } from '../generate/bodies.js';
 import { missingId, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
+import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectErrorDetail, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
 
 const withNotFound = (session: Session) =>
   usableOperations(session, 'positive').filter(
@@ -15,59 +15,63 @@ const withNotFound = (session: Session) =>
 
 const checks: Check[] = [];
 
-checks.push(defineCheck('ERR-1', 'every error is a JSON object with a string detail', async (t) => {
-  const session = t.session;
-  const mistake = fc.oneof(
-    fc.constant({ kind: 'no Authorization header', overrides: { authorization: null } as const }),
-    fc.constant({ kind: 'unknown token', overrides: { token: 'svc_dev_key_conformance_unknown' } }),
-    invalidWorkspaceId.map((workspaceId) => ({ kind: 'invalid workspace_id', overrides: { workspaceId } })),
-    fc.constant({ kind: 'no workspace_id', overrides: { workspaceId: null } as const }),
-  );
-  await t.check(
-    fc.tuple(anyOperation(session, 'probe'), mistake),
-    async ([op, { kind, overrides }]) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
-      // Which rule a success breaks is WS-*/AUTH-*'s business; it shows no error body.
-      if (is2xx(exchange.response.status))
-        return notApplicable(
-          `${op.operationId} answered ${exchange.response.status} to a request with ${kind}`,
-        );
-      try {
-        expectErrorDetail(exchange);
-      } catch (error) {
-        throw new RuleViolation(`${(error as Error).message} (request with ${kind})`, exchange);
-      }
-      return observed;
-    },
-    {
-      examples: everyPair(usableOperations(session, 'probe'), [
-        { kind: 'no Authorization header', overrides: { authorization: null } },
-        { kind: 'invalid workspace_id', overrides: { workspaceId: '0' } },
-      ]),
-      independent: true,
-    },
-  );
-}));
+checks.push(
+  defineCheck('ERR-1', 'every error is a JSON object with a string detail', async (t) => {
+    const session = t.session;
+    const mistake = fc.oneof(
+      fc.constant({ kind: 'no Authorization header', overrides: { authorization: null } as const }),
+      fc.constant({ kind: 'unknown token', overrides: { token: 'svc_dev_key_conformance_unknown' } }),
+      invalidWorkspaceId.map((workspaceId) => ({ kind: 'invalid workspace_id', overrides: { workspaceId } })),
+      fc.constant({ kind: 'no workspace_id', overrides: { workspaceId: null } as const }),
+    );
+    await t.check(
+      fc.tuple(anyOperation(session, 'probe'), mistake),
+      async ([op, { kind, overrides }]) => {
+        const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
+        // Which rule a success breaks is WS-*/AUTH-*'s business; it shows no error body.
+        if (is2xx(exchange.response.status))
+          return notApplicable(
+            `${op.operationId} answered ${exchange.response.status} to a request with ${kind}`,
+          );
+        try {
+          expectErrorDetail(exchange);
+        } catch (error) {
+          throw new RuleViolation(`${(error as Error).message} (request with ${kind})`, exchange);
+        }
+        return observed;
+      },
+      {
+        examples: everyPair(usableOperations(session, 'probe'), [
+          { kind: 'no Authorization header', overrides: { authorization: null } },
+          { kind: 'invalid workspace_id', overrides: { workspaceId: '0' } },
+        ]),
+        independent: true,
+      },
+    );
+  }),
+);
 
-checks.push(defineCheck('ERR-2', 'answers 404 for a resource that does not exist', async (t) => {
-  const session = t.session;
-  const ops = withNotFound(session);
-  if (ops.length === 0)
-    return t.skip('no usable operation lists 404 (read-only profile without resources.restoreIds?)');
-  await t.check(
-    fc.tuple(fc.constantFrom(...ops), fc.stringMatching(/^[a-z0-9]{1,12}$/)),
-    async ([op, suffix]) => {
-      const pathIds = Object.fromEntries(
-        op.pathParameters.map((name) => [name, `${missingId(name)}-${suffix}`]),
-      );
-      const exchange = await session.http.send(operationRequest(op, session, 'positive', { pathIds }));
-      expectStatus(exchange, (s) => s === 404, '404 for a resource that does not exist');
-      expectErrorDetail(exchange);
-      return observed;
-    },
-    { examples: everyPair(ops, ['x']), independent: true },
-  );
-}));
+checks.push(
+  defineCheck('ERR-2', 'answers 404 for a resource that does not exist', async (t) => {
+    const session = t.session;
+    const ops = withNotFound(session);
+    if (ops.length === 0)
+      return t.skip('no usable operation lists 404 (read-only profile without resources.restoreIds?)');
+    await t.check(
+      fc.tuple(fc.constantFrom(...ops), fc.stringMatching(/^[a-z0-9]{1,12}$/)),
+      async ([op, suffix]) => {
+        const pathIds = Object.fromEntries(
+          op.pathParameters.map((name) => [name, `${missingId(name)}-${suffix}`]),
+        );
+        const exchange = await session.http.send(operationRequest(op, session, 'positive', { pathIds }));
+        expectStatus(exchange, (s) => s === 404, '404 for a resource that does not exist');
+        expectErrorDetail(exchange);
+        return observed;
+      },
+      { examples: everyPair(ops, ['x']), independent: true },
+    );
+  }),
+);
 
 const oddPathId = fc.oneof(
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
@@ -75,58 +79,60 @@ const oddPathId = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
 );
 
-checks.push(defineCheck('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd encodings', async (t) => {
-  const session = t.session;
-  const withBody = usableOperations(session, 'probe').filter((op) => op.hasRequestBody);
-  const withPath = usableOperations(session, 'positive').filter((op) => op.pathParameters.length > 0);
-  const cases = fc.oneof(
-    ...(withBody.length > 0
-      ? [
-          fc.tuple(fc.constantFrom(...withBody), malformedBody).map(([op, body]) => ({
+checks.push(
+  defineCheck('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd encodings', async (t) => {
+    const session = t.session;
+    const withBody = usableOperations(session, 'probe').filter((op) => op.hasRequestBody);
+    const withPath = usableOperations(session, 'positive').filter((op) => op.pathParameters.length > 0);
+    const cases = fc.oneof(
+      ...(withBody.length > 0
+        ? [
+            fc.tuple(fc.constantFrom(...withBody), malformedBody).map(([op, body]) => ({
+              op,
+              kind: body.kind,
+              overrides: { body: body.body, contentType: body.contentType },
+            })),
+          ]
+        : []),
+      ...(withPath.length > 0
+        ? [
+            fc.tuple(fc.constantFrom(...withPath), oddPathId).map(([op, id]) => ({
+              op,
+              kind: 'odd path parameter',
+              overrides: { pathIds: Object.fromEntries(op.pathParameters.map((name) => [name, id])) },
+            })),
+          ]
+        : []),
+      fc
+        .tuple(anyOperation(session, 'probe'), fc.string({ maxLength: 30 }))
+        .map(([op, workspaceId]) => ({ op, kind: 'random workspace_id', overrides: { workspaceId } })),
+    );
+    await t.check(
+      cases,
+      async ({ op, kind, overrides }) => {
+        const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
+        expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
+        return observed;
+      },
+      {
+        examples: withBody.flatMap((op) => [
+          ...['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
             op,
-            kind: body.kind,
-            overrides: { body: body.body, contentType: body.contentType },
+            kind: 'malformed or non-object JSON',
+            overrides: { body, contentType: 'application/json' },
           })),
-        ]
-      : []),
-    ...(withPath.length > 0
-      ? [
-          fc.tuple(fc.constantFrom(...withPath), oddPathId).map(([op, id]) => ({
+          // "Content-Type: application/json when a body is sent": every body-taking operation meets the others.
+          ...['text/plain', 'application/x-www-form-urlencoded'].map((contentType) => ({
             op,
-            kind: 'odd path parameter',
-            overrides: { pathIds: Object.fromEntries(op.pathParameters.map((name) => [name, id])) },
+            kind: `a JSON body sent as ${contentType}`,
+            overrides: { body: '{}', contentType },
           })),
-        ]
-      : []),
-    fc
-      .tuple(anyOperation(session, 'probe'), fc.string({ maxLength: 30 }))
-      .map(([op, workspaceId]) => ({ op, kind: 'random workspace_id', overrides: { workspaceId } })),
-  );
-  await t.check(
-    cases,
-    async ({ op, kind, overrides }) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
-      expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
-      return observed;
-    },
-    {
-      examples: withBody.flatMap((op) => [
-        ...['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
-          op,
-          kind: 'malformed or non-object JSON',
-          overrides: { body, contentType: 'application/json' },
-        })),
-        // "Content-Type: application/json when a body is sent": every body-taking operation meets the others.
-        ...['text/plain', 'application/x-www-form-urlencoded'].map((contentType) => ({
-          op,
-          kind: `a JSON body sent as ${contentType}`,
-          overrides: { body: '{}', contentType },
-        })),
-      ]),
-      independent: true,
-    },
-  );
-}));
+        ]),
+        independent: true,
+      },
+    );
+  }),
+);
 
 /** The errors family's checks, in the order they run. */
 export const errorsChecks: readonly Check[] = checks;

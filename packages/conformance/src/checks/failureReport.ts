@@ -1,5 +1,5 @@
-import type { Exchange } from '../transport/exchange.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
+import type { Exchange } from '../transport/exchange.js';
 
 /** Everything needed to understand and re-run one failure; secrets already redacted. */
 export interface FailureReport {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
-import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { identityWith } from '../session/identities.js';
+import type { Session } from '../session/session.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectNatRuleUnchanged, readNatRule, restoreNatRule } from './natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
 
 /** One resource of the primary workspace, and how to ask for it through another workspace. */
 interface CrossWorkspaceCase {
@@ -68,79 +68,81 @@ function crossWorkspaceCases(session: Session): CrossWorkspaceCase[] {
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'ISO-1',
-  "never returns, changes, deletes or releases a primary workspace's resource asked through another workspace",
-  async (t) => {
-    const session = t.session;
-    const { secondary } = session.profile.workspaces;
-    const cases = crossWorkspaceCases(session);
-    if (cases.length === 0)
-      return t.skip(
-        'profile lists no resource the run may ask for (resources.restoreIds, or mutations with NAT rules, GPU VMs or reserved IPs)',
-      );
-    const natBefore = cases.some((c) => c.op.operationId === 'updateNatPortForwardingRule')
-      ? await readNatRule(session)
-      : undefined;
-    try {
-      await t.check(
-        fc.constantFrom(...cases),
-        async (c): Promise<CaseVerdict> => {
-          const identity = identityWith(session.profile, c.op.scope, secondary);
-          if (!identity) return notApplicable(`no identity holds ${c.op.scope} on workspace ${secondary}`);
-          const exchange = await session.http.send(
-            operationRequest(c.op, session, 'probe', {
-              token: identity.token,
-              workspaceId: secondary,
-              pathIds: c.pathIds,
-              ...(c.body !== undefined ? { body: c.body } : {}),
-            }),
-          );
-          if (is2xx(exchange.response.status)) {
-            if (c.op.operationId === 'enableGpuVmBackups')
-              t.recordCreated(
-                'backup policy',
-                c.pathIds.vm_id as string,
-                'enabled through another workspace',
-              );
-            throw new RuleViolation(
-              `${c.what} of workspace ${session.profile.workspaces.primary} was ${exchange.request.method === 'GET' ? 'returned' : 'acted on'} through workspace ${secondary} (${exchange.response.status}); workspaces isolate resources`,
-              exchange,
-            );
-          }
-          // 403 or 404: no status is shown for a resource asked through another workspace.
-          expectStatus(exchange, is4xx, `a 4xx (403 or 404): ${c.what} is not in workspace ${secondary}`);
-          if (c.op.operationId === 'getCloudVmSnapshotRestore') {
-            const own = await session.http.send(
-              operationRequest(c.op, session, 'positive', { pathIds: c.pathIds }),
-            );
-            if (!is2xx(own.response.status))
-              return notApplicable(
-                `${c.what} answered ${own.response.status} through its own workspace too, so the refusal shows no isolation`,
-              );
-          }
-          if (c.op.operationId === 'updateNatPortForwardingRule') {
-            if (!natBefore) return notApplicable(`${c.what} could not be read through its own workspace`);
-            await expectNatRuleUnchanged(session, natBefore, exchange, c.what);
-          }
-          return observed;
-        },
-        {
-          examples: cases,
-          // Refused cases change nothing, so each read-back sees the rule as it was, in any order.
-          independent: true,
-          ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
-        },
-      );
-    } finally {
-      // A target that applied the cross-workspace update gets the rule put back.
-      if (natBefore)
-        await restoreNatRule(session, natBefore).catch(() =>
-          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+checks.push(
+  defineCheck(
+    'ISO-1',
+    "never returns, changes, deletes or releases a primary workspace's resource asked through another workspace",
+    async (t) => {
+      const session = t.session;
+      const { secondary } = session.profile.workspaces;
+      const cases = crossWorkspaceCases(session);
+      if (cases.length === 0)
+        return t.skip(
+          'profile lists no resource the run may ask for (resources.restoreIds, or mutations with NAT rules, GPU VMs or reserved IPs)',
         );
-    }
-  },
-));
+      const natBefore = cases.some((c) => c.op.operationId === 'updateNatPortForwardingRule')
+        ? await readNatRule(session)
+        : undefined;
+      try {
+        await t.check(
+          fc.constantFrom(...cases),
+          async (c): Promise<CaseVerdict> => {
+            const identity = identityWith(session.profile, c.op.scope, secondary);
+            if (!identity) return notApplicable(`no identity holds ${c.op.scope} on workspace ${secondary}`);
+            const exchange = await session.http.send(
+              operationRequest(c.op, session, 'probe', {
+                token: identity.token,
+                workspaceId: secondary,
+                pathIds: c.pathIds,
+                ...(c.body !== undefined ? { body: c.body } : {}),
+              }),
+            );
+            if (is2xx(exchange.response.status)) {
+              if (c.op.operationId === 'enableGpuVmBackups')
+                t.recordCreated(
+                  'backup policy',
+                  c.pathIds.vm_id as string,
+                  'enabled through another workspace',
+                );
+              throw new RuleViolation(
+                `${c.what} of workspace ${session.profile.workspaces.primary} was ${exchange.request.method === 'GET' ? 'returned' : 'acted on'} through workspace ${secondary} (${exchange.response.status}); workspaces isolate resources`,
+                exchange,
+              );
+            }
+            // 403 or 404: no status is shown for a resource asked through another workspace.
+            expectStatus(exchange, is4xx, `a 4xx (403 or 404): ${c.what} is not in workspace ${secondary}`);
+            if (c.op.operationId === 'getCloudVmSnapshotRestore') {
+              const own = await session.http.send(
+                operationRequest(c.op, session, 'positive', { pathIds: c.pathIds }),
+              );
+              if (!is2xx(own.response.status))
+                return notApplicable(
+                  `${c.what} answered ${own.response.status} through its own workspace too, so the refusal shows no isolation`,
+                );
+            }
+            if (c.op.operationId === 'updateNatPortForwardingRule') {
+              if (!natBefore) return notApplicable(`${c.what} could not be read through its own workspace`);
+              await expectNatRuleUnchanged(session, natBefore, exchange, c.what);
+            }
+            return observed;
+          },
+          {
+            examples: cases,
+            // Refused cases change nothing, so each read-back sees the rule as it was, in any order.
+            independent: true,
+            ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
+          },
+        );
+      } finally {
+        // A target that applied the cross-workspace update gets the rule put back.
+        if (natBefore)
+          await restoreNatRule(session, natBefore).catch(() =>
+            t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+          );
+      }
+    },
+  ),
+);
 
 /** The isolation family's checks, in the order they run. */
 export const isolationChecks: readonly Check[] = checks;

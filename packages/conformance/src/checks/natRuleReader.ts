@@ -1,8 +1,8 @@
 import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
+import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
 import { expectJsonObject, RuleViolation } from './ruleViolation.js';
-import type { Session } from '../session/session.js';
 
 export type NatRuleFields = Readonly<Record<string, unknown>>;
 

@@ -2,77 +2,77 @@ import fc from 'fast-check';
 import { type NegativeBody, negativeBodies } from '../generate/negativeBodies.js';
 import { defaultBody, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { requestFields } from '../spec/requestSchemas.js';
-import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
-import {
-  expectNatRuleUnchanged,
-  type NatRuleFields,
-  readNatRule,
-  restoreNatRule,
-} from './natRuleReader.js';
+import { type Check, defineCheck } from './check.js';
+import { expectNatRuleUnchanged, type NatRuleFields, readNatRule, restoreNatRule } from './natRuleReader.js';
 import { expectJsonObject, expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
+import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'NEG-1',
-  'refuses with a 4xx, and applies nothing of, every request body its schema rules out',
-  async (t) => {
-    const session = t.session;
-    const ops = usableOperations(session, 'probe').filter((op) => op.hasRequestBody);
-    if (ops.length === 0) return t.skip('no operation that takes a body is usable on this profile');
-    const cases = ops.flatMap((op) => {
-      const valid = (defaultBody(op, session) ?? {}) as Record<string, unknown>;
-      return negativeBodies(requestFields(op.operationId), valid).map((negative) => ({ op, negative }));
-    });
-    const patching = ops.some((op) => op.operationId === 'updateNatPortForwardingRule');
-    const natBefore: NatRuleFields | undefined = patching ? await readNatRule(session) : undefined;
-    try {
-      await t.check(
-        fc.constantFrom(...cases),
-        async ({
-          op,
-          negative,
-        }: {
-          op: (typeof ops)[number];
-          negative: NegativeBody;
-        }): Promise<CaseVerdict> => {
-          const exchange = await session.http.send(
-            operationRequest(op, session, 'probe', { body: negative.body, contentType: 'application/json' }),
-          );
-          if (is2xx(exchange.response.status)) {
-            const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-            if (op.operationId === 'createCloudVm' && typeof vmId === 'string')
-              t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
-            throw new RuleViolation(
-              `${op.operationId} accepted a body where ${negative.kind} (${exchange.response.status}); the document rules it out`,
-              exchange,
+checks.push(
+  defineCheck(
+    'NEG-1',
+    'refuses with a 4xx, and applies nothing of, every request body its schema rules out',
+    async (t) => {
+      const session = t.session;
+      const ops = usableOperations(session, 'probe').filter((op) => op.hasRequestBody);
+      if (ops.length === 0) return t.skip('no operation that takes a body is usable on this profile');
+      const cases = ops.flatMap((op) => {
+        const valid = (defaultBody(op, session) ?? {}) as Record<string, unknown>;
+        return negativeBodies(requestFields(op.operationId), valid).map((negative) => ({ op, negative }));
+      });
+      const patching = ops.some((op) => op.operationId === 'updateNatPortForwardingRule');
+      const natBefore: NatRuleFields | undefined = patching ? await readNatRule(session) : undefined;
+      try {
+        await t.check(
+          fc.constantFrom(...cases),
+          async ({
+            op,
+            negative,
+          }: {
+            op: (typeof ops)[number];
+            negative: NegativeBody;
+          }): Promise<CaseVerdict> => {
+            const exchange = await session.http.send(
+              operationRequest(op, session, 'probe', {
+                body: negative.body,
+                contentType: 'application/json',
+              }),
             );
-          }
-          expectStatus(exchange, is4xx, `a 4xx for a body where ${negative.kind}`);
-          if (op.operationId === 'updateNatPortForwardingRule') {
-            if (!natBefore)
-              return notApplicable('the NAT rule could not be read, so "changed nothing" is unseen');
-            await expectNatRuleUnchanged(session, natBefore, exchange, 'the rule');
-          }
-          return observed;
-        },
-        {
-          examples: cases,
-          // Refused bodies change nothing, so each read-back sees the rule as it was, in any order.
-          independent: true,
-          ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
-        },
-      );
-    } finally {
-      if (natBefore)
-        await restoreNatRule(session, natBefore).catch(() =>
-          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+            if (is2xx(exchange.response.status)) {
+              const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+              if (op.operationId === 'createCloudVm' && typeof vmId === 'string')
+                t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+              throw new RuleViolation(
+                `${op.operationId} accepted a body where ${negative.kind} (${exchange.response.status}); the document rules it out`,
+                exchange,
+              );
+            }
+            expectStatus(exchange, is4xx, `a 4xx for a body where ${negative.kind}`);
+            if (op.operationId === 'updateNatPortForwardingRule') {
+              if (!natBefore)
+                return notApplicable('the NAT rule could not be read, so "changed nothing" is unseen');
+              await expectNatRuleUnchanged(session, natBefore, exchange, 'the rule');
+            }
+            return observed;
+          },
+          {
+            examples: cases,
+            // Refused bodies change nothing, so each read-back sees the rule as it was, in any order.
+            independent: true,
+            ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
+          },
         );
-    }
-  },
-));
+      } finally {
+        if (natBefore)
+          await restoreNatRule(session, natBefore).catch(() =>
+            t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+          );
+      }
+    },
+  ),
+);
 
 /** Fields of the rule record that the update body does not list: the client may not set them. */
 const READ_ONLY_FIELDS: readonly { field: string; value: unknown }[] = [
@@ -87,54 +87,56 @@ const READ_ONLY_FIELDS: readonly { field: string; value: unknown }[] = [
   { field: 'conformance_unknown_field', value: 'conformance' },
 ];
 
-checks.push(defineCheck(
-  'NEG-2',
-  'refuses or ignores, never applies, unknown and read-only fields in a NAT rule update',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    if (!session.plan.natRule) return t.skip('profile lists no resources.natRules');
-    const op = session.operation('updateNatPortForwardingRule');
-    const original = await readNatRule(session);
-    if (!original)
-      return t.inconclusive('the NAT rule could not be read (an empty update was not answered 200)');
-    // The whole record, read-only fields included: a field may already hold the value sent.
-    const baseline = expectJsonObject(
-      await session.http.send(operationRequest(op, session, 'positive', { body: '{}' })),
-      'the rule record',
-    );
-    try {
-      await t.check(
-        fc.constantFrom(...READ_ONLY_FIELDS),
-        async ({ field, value }): Promise<CaseVerdict> => {
-          const exchange = await session.http.send(
-            operationRequest(op, session, 'positive', { body: JSON.stringify({ [field]: value }) }),
-          );
-          if (is4xx(exchange.response.status)) return observed;
-          expectStatus(exchange, is2xx, `a 4xx, or a 2xx that ignores ${field}`);
-          const record = expectJsonObject(exchange, 'the rule record');
-          const sentValue = JSON.stringify(value);
-          if (JSON.stringify(record[field]) === sentValue && JSON.stringify(baseline[field]) !== sentValue)
-            throw new RuleViolation(
-              `the update applied ${field}: ${JSON.stringify(value)}, a field the update body does not list`,
-              exchange,
+checks.push(
+  defineCheck(
+    'NEG-2',
+    'refuses or ignores, never applies, unknown and read-only fields in a NAT rule update',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      if (!session.plan.natRule) return t.skip('profile lists no resources.natRules');
+      const op = session.operation('updateNatPortForwardingRule');
+      const original = await readNatRule(session);
+      if (!original)
+        return t.inconclusive('the NAT rule could not be read (an empty update was not answered 200)');
+      // The whole record, read-only fields included: a field may already hold the value sent.
+      const baseline = expectJsonObject(
+        await session.http.send(operationRequest(op, session, 'positive', { body: '{}' })),
+        'the rule record',
+      );
+      try {
+        await t.check(
+          fc.constantFrom(...READ_ONLY_FIELDS),
+          async ({ field, value }): Promise<CaseVerdict> => {
+            const exchange = await session.http.send(
+              operationRequest(op, session, 'positive', { body: JSON.stringify({ [field]: value }) }),
             );
-          return observed;
-        },
-        {
-          examples: READ_ONLY_FIELDS,
-          // Each case judges only its own field in its own answer: no order changes a verdict.
-          independent: true,
-          beforeRerun: () => restoreNatRule(session, original),
-        },
-      );
-    } finally {
-      await restoreNatRule(session, original).catch(() =>
-        t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
-      );
-    }
-  },
-));
+            if (is4xx(exchange.response.status)) return observed;
+            expectStatus(exchange, is2xx, `a 4xx, or a 2xx that ignores ${field}`);
+            const record = expectJsonObject(exchange, 'the rule record');
+            const sentValue = JSON.stringify(value);
+            if (JSON.stringify(record[field]) === sentValue && JSON.stringify(baseline[field]) !== sentValue)
+              throw new RuleViolation(
+                `the update applied ${field}: ${JSON.stringify(value)}, a field the update body does not list`,
+                exchange,
+              );
+            return observed;
+          },
+          {
+            examples: READ_ONLY_FIELDS,
+            // Each case judges only its own field in its own answer: no order changes a verdict.
+            independent: true,
+            beforeRerun: () => restoreNatRule(session, original),
+          },
+        );
+      } finally {
+        await restoreNatRule(session, original).catch(() =>
+          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+        );
+      }
+    },
+  ),
+);
 
 /** The negativeData family's checks, in the order they run. */
 export const negativeDataChecks: readonly Check[] = checks;

@@ -2,125 +2,131 @@ import fc from 'fast-check';
 import { NAT_RULE_FIELDS, natRulePatch } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'PATCH-1',
-  'a NAT rule update changes only the sent fields and returns the updated record',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    const rule = session.plan.natRule;
-    if (!rule) return t.skip('profile lists no resources.natRules');
-    const op = session.operation('updateNatPortForwardingRule');
-    const patch = (body: unknown) =>
-      session.http.send(operationRequest(op, session, 'positive', { body: JSON.stringify(body) }));
-    // An empty partial update changes nothing and shows the current record.
-    const baseline = await patch({});
-    expectStatus(baseline, (s) => s === 200, '200 with the rule record for an empty partial update');
-    const original = expectJsonObject(baseline, 'the rule record');
-    let previous = original;
-    try {
-      await t.check(natRulePatch, async (update) => {
-        const exchange = await patch(update);
-        // A conflict with the rule's state is allowed, but shows nothing about partial updates.
-        if (exchange.response.status === 409) return notApplicable('the update answered 409 Conflict');
-        expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
-        const record = expectJsonObject(exchange, 'the updated rule record');
-        for (const field of NAT_RULE_FIELDS) {
-          const sent = field in update;
-          const expected = sent ? (update as Record<string, unknown>)[field] : previous[field];
-          if (!sent && !(field in previous)) continue;
-          if (JSON.stringify(record[field]) !== JSON.stringify(expected)) {
-            throw new RuleViolation(
-              `${field} is ${JSON.stringify(record[field])} after the update; expected ${JSON.stringify(expected)} (${sent ? 'the value sent' : 'unsent, so unchanged'})`,
-              exchange,
-            );
+checks.push(
+  defineCheck(
+    'PATCH-1',
+    'a NAT rule update changes only the sent fields and returns the updated record',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const rule = session.plan.natRule;
+      if (!rule) return t.skip('profile lists no resources.natRules');
+      const op = session.operation('updateNatPortForwardingRule');
+      const patch = (body: unknown) =>
+        session.http.send(operationRequest(op, session, 'positive', { body: JSON.stringify(body) }));
+      // An empty partial update changes nothing and shows the current record.
+      const baseline = await patch({});
+      expectStatus(baseline, (s) => s === 200, '200 with the rule record for an empty partial update');
+      const original = expectJsonObject(baseline, 'the rule record');
+      let previous = original;
+      try {
+        await t.check(natRulePatch, async (update) => {
+          const exchange = await patch(update);
+          // A conflict with the rule's state is allowed, but shows nothing about partial updates.
+          if (exchange.response.status === 409) return notApplicable('the update answered 409 Conflict');
+          expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
+          const record = expectJsonObject(exchange, 'the updated rule record');
+          for (const field of NAT_RULE_FIELDS) {
+            const sent = field in update;
+            const expected = sent ? (update as Record<string, unknown>)[field] : previous[field];
+            if (!sent && !(field in previous)) continue;
+            if (JSON.stringify(record[field]) !== JSON.stringify(expected)) {
+              throw new RuleViolation(
+                `${field} is ${JSON.stringify(record[field])} after the update; expected ${JSON.stringify(expected)} (${sent ? 'the value sent' : 'unsent, so unchanged'})`,
+                exchange,
+              );
+            }
           }
-        }
-        previous = record;
-        return observed;
-      });
-    } finally {
-      // Put the rule back as it was: the only cleanup a PATCH needs.
-      const restore = Object.fromEntries(
-        NAT_RULE_FIELDS.filter((f) => f in original).map((f) => [f, original[f]]),
-      );
-      await patch(restore).catch(() =>
-        t.recordCreated('NAT rule change', rule.ruleId, 'could not be restored: the target did not answer'),
-      );
-    }
-  },
-));
+          previous = record;
+          return observed;
+        });
+      } finally {
+        // Put the rule back as it was: the only cleanup a PATCH needs.
+        const restore = Object.fromEntries(
+          NAT_RULE_FIELDS.filter((f) => f in original).map((f) => [f, original[f]]),
+        );
+        await patch(restore).catch(() =>
+          t.recordCreated('NAT rule change', rule.ruleId, 'could not be restored: the target did not answer'),
+        );
+      }
+    },
+  ),
+);
 
 const DEFAULTS = { retention_days: 7, full_backup_interval_days: 7, incremental_enabled: true } as const;
 const SCHEDULE_DEFAULTS = { timezone: 'UTC', hour: 20, minute: 0, window_minutes: 30 } as const;
 
-checks.push(defineCheck(
-  'BACKUP-1',
-  'enabling backups with an empty body applies the documented defaults; a second enable answers 409 or the same policy',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    const vmId = session.plan.gpuVmForDefaults;
-    if (!vmId) return t.skip('profile lists no resources.gpuVmIds');
-    const op = session.operation('enableGpuVmBackups');
-    const enable = () =>
-      session.http.send(operationRequest(op, session, 'positive', { pathIds: { vm_id: vmId }, body: '{}' }));
-    const first = await enable();
-    if (first.response.status === 409)
-      return t.inconclusive(
-        `the first enable on GPU VM ${vmId} answered 409: it already has a backup policy, so the defaults cannot be observed (list a GPU VM without one in resources.gpuVmIds)`,
-      );
-    t.recordCreated(
-      'backup policy',
-      vmId,
-      'not cleaned up: the document specifies no way to disable backups',
-    );
-    await t.check(
-      fc.constant(vmId),
-      async () => {
-        expectStatus(first, (s) => s === 200, '200 with the backup policy');
-        const policy = expectJsonObject(first, 'the backup policy');
-        for (const [field, value] of Object.entries(DEFAULTS)) {
-          if (policy[field] !== value)
-            throw new RuleViolation(
-              `${field} is ${JSON.stringify(policy[field])}; the documented default is ${JSON.stringify(value)}`,
-              first,
-            );
-        }
-        const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
-        for (const [field, value] of Object.entries(SCHEDULE_DEFAULTS)) {
-          if (schedule[field] !== value)
-            throw new RuleViolation(
-              `schedule.${field} is ${JSON.stringify(schedule[field])}; the documented default is ${JSON.stringify(value)}`,
-              first,
-            );
-        }
-        const again = await enable();
-        expectStatus(
-          again,
-          (s) => s === 409 || s === 200,
-          '409, or 200 with the existing policy (A-BACKUP-ENABLE-TWICE)',
+checks.push(
+  defineCheck(
+    'BACKUP-1',
+    'enabling backups with an empty body applies the documented defaults; a second enable answers 409 or the same policy',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const vmId = session.plan.gpuVmForDefaults;
+      if (!vmId) return t.skip('profile lists no resources.gpuVmIds');
+      const op = session.operation('enableGpuVmBackups');
+      const enable = () =>
+        session.http.send(
+          operationRequest(op, session, 'positive', { pathIds: { vm_id: vmId }, body: '{}' }),
         );
-        if (again.response.status === 200) {
-          const second = expectJsonObject(again, 'the existing backup policy');
-          if (second.policy_id !== policy.policy_id) {
-            throw new RuleViolation(
-              `a second enable answered 200 with policy ${JSON.stringify(second.policy_id)}, not the existing ${JSON.stringify(policy.policy_id)}`,
-              again,
-            );
+      const first = await enable();
+      if (first.response.status === 409)
+        return t.inconclusive(
+          `the first enable on GPU VM ${vmId} answered 409: it already has a backup policy, so the defaults cannot be observed (list a GPU VM without one in resources.gpuVmIds)`,
+        );
+      t.recordCreated(
+        'backup policy',
+        vmId,
+        'not cleaned up: the document specifies no way to disable backups',
+      );
+      await t.check(
+        fc.constant(vmId),
+        async () => {
+          expectStatus(first, (s) => s === 200, '200 with the backup policy');
+          const policy = expectJsonObject(first, 'the backup policy');
+          for (const [field, value] of Object.entries(DEFAULTS)) {
+            if (policy[field] !== value)
+              throw new RuleViolation(
+                `${field} is ${JSON.stringify(policy[field])}; the documented default is ${JSON.stringify(value)}`,
+                first,
+              );
           }
-        }
-        return observed;
-      },
-      { maxRuns: 1 },
-    );
-  },
-));
+          const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
+          for (const [field, value] of Object.entries(SCHEDULE_DEFAULTS)) {
+            if (schedule[field] !== value)
+              throw new RuleViolation(
+                `schedule.${field} is ${JSON.stringify(schedule[field])}; the documented default is ${JSON.stringify(value)}`,
+                first,
+              );
+          }
+          const again = await enable();
+          expectStatus(
+            again,
+            (s) => s === 409 || s === 200,
+            '409, or 200 with the existing policy (A-BACKUP-ENABLE-TWICE)',
+          );
+          if (again.response.status === 200) {
+            const second = expectJsonObject(again, 'the existing backup policy');
+            if (second.policy_id !== policy.policy_id) {
+              throw new RuleViolation(
+                `a second enable answered 200 with policy ${JSON.stringify(second.policy_id)}, not the existing ${JSON.stringify(policy.policy_id)}`,
+                again,
+              );
+            }
+          }
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
+    },
+  ),
+);
 
 const FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
 
@@ -134,81 +140,86 @@ const explicitBackupValues = fc.record({
   window_minutes: fc.integer({ min: 30, max: 60 }),
 });
 
-checks.push(defineCheck(
-  'BACKUP-2',
-  'enabling backups with explicit values answers a policy showing every value sent, and a second enable still shows them',
-  async (t) => {
-    t.requireMutations();
-    const session = t.session;
-    const vms = session.plan.gpuVmsForValues;
-    if (vms.length === 0)
-      return t.skip(
-        'profile lists fewer than 3 resources.gpuVmIds (the third to fifth carry explicit values)',
-      );
-    const op = session.operation('enableGpuVmBackups');
-    // One body per VM, drawn from the run's seed: each VM can be enabled once.
-    const values = fc.sample(explicitBackupValues, { seed: session.seed, numRuns: vms.length });
-    const cases = vms.map((vmId, index) => {
-      const { hour, minute, window_minutes, ...top } = values[index] as (typeof values)[number];
-      const frequency = FREQUENCIES[index % FREQUENCIES.length] as string;
-      // Both booleans in every run, false first: a dropped false is the classic echo bug.
-      const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
-      return {
-        vmId,
-        body: {
-          ...top,
-          incremental_enabled,
-          schedule: { frequency, timezone: 'UTC', hour, minute, window_minutes },
-        },
-      };
-    });
-    const enabled = new Map<string, Record<string, unknown>>();
-    await t.check(
-      fc.constantFrom(...cases),
-      async ({ vmId, body }): Promise<CaseVerdict> => {
-        const exchange = await session.http.send(
-          operationRequest(op, session, 'positive', { pathIds: { vm_id: vmId }, body: JSON.stringify(body) }),
+checks.push(
+  defineCheck(
+    'BACKUP-2',
+    'enabling backups with explicit values answers a policy showing every value sent, and a second enable still shows them',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const vms = session.plan.gpuVmsForValues;
+      if (vms.length === 0)
+        return t.skip(
+          'profile lists fewer than 3 resources.gpuVmIds (the third to fifth carry explicit values)',
         );
-        const first = enabled.get(vmId);
-        if (first) {
-          // A later answer about the same policy must still show what was sent.
-          expectStatus(exchange, (s) => s === 409 || s === 200, '409, or 200 with the existing policy');
-          if (exchange.response.status === 409) return observed;
-        } else {
-          if (exchange.response.status === 409)
-            return notApplicable(
-              `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
+      const op = session.operation('enableGpuVmBackups');
+      // One body per VM, drawn from the run's seed: each VM can be enabled once.
+      const values = fc.sample(explicitBackupValues, { seed: session.seed, numRuns: vms.length });
+      const cases = vms.map((vmId, index) => {
+        const { hour, minute, window_minutes, ...top } = values[index] as (typeof values)[number];
+        const frequency = FREQUENCIES[index % FREQUENCIES.length] as string;
+        // Both booleans in every run, false first: a dropped false is the classic echo bug.
+        const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
+        return {
+          vmId,
+          body: {
+            ...top,
+            incremental_enabled,
+            schedule: { frequency, timezone: 'UTC', hour, minute, window_minutes },
+          },
+        };
+      });
+      const enabled = new Map<string, Record<string, unknown>>();
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ vmId, body }): Promise<CaseVerdict> => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'positive', {
+              pathIds: { vm_id: vmId },
+              body: JSON.stringify(body),
+            }),
+          );
+          const first = enabled.get(vmId);
+          if (first) {
+            // A later answer about the same policy must still show what was sent.
+            expectStatus(exchange, (s) => s === 409 || s === 200, '409, or 200 with the existing policy');
+            if (exchange.response.status === 409) return observed;
+          } else {
+            if (exchange.response.status === 409)
+              return notApplicable(
+                `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
+              );
+            expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
+            t.recordCreated(
+              'backup policy',
+              vmId,
+              'not cleaned up: the document specifies no way to disable backups',
             );
-          expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
-          t.recordCreated(
-            'backup policy',
-            vmId,
-            'not cleaned up: the document specifies no way to disable backups',
-          );
-        }
-        const policy = expectJsonObject(exchange, 'the backup policy');
-        enabled.set(vmId, policy);
-        const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
-        const { schedule: sentSchedule, ...sentTop } = body;
-        const mismatches = [
-          ...Object.entries(sentTop)
-            .filter(([field, value]) => policy[field] !== value)
-            .map(([f, v]) => [f, v, policy[f]]),
-          ...Object.entries(sentSchedule)
-            .filter(([field, value]) => schedule[field] !== value)
-            .map(([f, v]) => [`schedule.${f}`, v, schedule[f]]),
-        ];
-        if (mismatches.length > 0)
-          throw new RuleViolation(
-            `the policy does not show what was sent: ${mismatches.map(([f, sent, got]) => `${f} sent ${JSON.stringify(sent)}, shows ${JSON.stringify(got)}`).join('; ')}`,
-            exchange,
-          );
-        return observed;
-      },
-      { examples: cases, maxRuns: 1 },
-    );
-  },
-));
+          }
+          const policy = expectJsonObject(exchange, 'the backup policy');
+          enabled.set(vmId, policy);
+          const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
+          const { schedule: sentSchedule, ...sentTop } = body;
+          const mismatches = [
+            ...Object.entries(sentTop)
+              .filter(([field, value]) => policy[field] !== value)
+              .map(([f, v]) => [f, v, policy[f]]),
+            ...Object.entries(sentSchedule)
+              .filter(([field, value]) => schedule[field] !== value)
+              .map(([f, v]) => [`schedule.${f}`, v, schedule[f]]),
+          ];
+          if (mismatches.length > 0)
+            throw new RuleViolation(
+              `the policy does not show what was sent: ${mismatches.map(([f, sent, got]) => `${f} sent ${JSON.stringify(sent)}, shows ${JSON.stringify(got)}`).join('; ')}`,
+              exchange,
+            );
+          return observed;
+        },
+        { examples: cases, maxRuns: 1 },
+      );
+    },
+  ),
+);
 
 /** The records family's checks, in the order they run. */
 export const recordsChecks: readonly Check[] = checks;

@@ -1,104 +1,110 @@
 import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation } from '../generate/operations.js';
-import { acceptedRelease } from './sharedRequests.js';
+import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
+import { acceptedRelease } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'RESP-1',
-  'every answer is JSON and validates against the spec schema for its operation and status',
-  async (t) => {
+checks.push(
+  defineCheck(
+    'RESP-1',
+    'every answer is JSON and validates against the spec schema for its operation and status',
+    async (t) => {
+      const session = t.session;
+      await t.check(
+        anyOperation(session, 'positive'),
+        async (op) => {
+          const exchange = await session.http.send(operationRequest(op, session, 'positive'));
+          const { response } = exchange;
+          const result = session.validator.check(op.operationId, response.status, response.json);
+          if (!result.responseKey)
+            throw new RuleViolation(
+              `${op.operationId} answered ${response.status}, a status the spec does not declare for it`,
+              exchange,
+            );
+          if (!result.expectsBody) return observed;
+          const type = response.headers['content-type'] ?? '';
+          if (!/json/i.test(type))
+            throw new RuleViolation(
+              `Content-Type is ${JSON.stringify(type)}; all responses are JSON`,
+              exchange,
+            );
+          if (!response.isJson) throw new RuleViolation('the body is not valid JSON', exchange);
+          if (result.mustErrors.length > 0) {
+            throw new RuleViolation(
+              `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`,
+              exchange,
+            );
+          }
+          // The rule is about successes returning the resource: error answers alone are no evidence of it.
+          return is2xx(response.status)
+            ? observed
+            : notApplicable(`${op.operationId} answered ${response.status}, not a success`);
+        },
+        { examples: usableOperations(session, 'positive'), independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck('RESP-2', 'release reserved IP answers 204 with no body', async (t) => {
+    t.requireMutations();
     const session = t.session;
     await t.check(
-      anyOperation(session, 'positive'),
+      fc.constant('releaseReservedIp'),
+      async () => {
+        const { exchange } = await acceptedRelease(session);
+        expectStatus(exchange, (s) => s === 204, '204 No Content');
+        if (exchange.response.bodyText.length > 0)
+          throw new RuleViolation(
+            `204 came with a ${exchange.response.bodyText.length}-byte body; expected none`,
+            exchange,
+          );
+        return observed;
+      },
+      { maxRuns: 1 },
+    );
+  }),
+);
+
+checks.push(
+  defineCheck('RESP-3', 'the bucket list is the list itself, a JSON array, not an envelope', async (t) => {
+    const session = t.session;
+    await t.check(
+      fc.constant(session.operation('listBuckets')),
       async (op) => {
         const exchange = await session.http.send(operationRequest(op, session, 'positive'));
-        const { response } = exchange;
-        const result = session.validator.check(op.operationId, response.status, response.json);
-        if (!result.responseKey)
+        if (!is2xx(exchange.response.status))
+          return notApplicable(`list buckets answered ${exchange.response.status}, not a bucket list`);
+        const list = exchange.response.json;
+        if (!Array.isArray(list))
           throw new RuleViolation(
-            `${op.operationId} answered ${response.status}, a status the spec does not declare for it`,
+            `the bucket list is ${
+              list === null
+                ? 'null'
+                : typeof list === 'object'
+                  ? `an object with ${
+                      Object.keys(list)
+                        .map((k) => JSON.stringify(k))
+                        .join(', ') || 'no fields'
+                    } (an envelope)`
+                  : exchange.response.isJson
+                    ? `a JSON ${typeof list}`
+                    : 'not JSON'
+            }; "A successful response returns the resource itself, not an envelope."`,
             exchange,
           );
-        if (!result.expectsBody) return observed;
-        const type = response.headers['content-type'] ?? '';
-        if (!/json/i.test(type))
-          throw new RuleViolation(
-            `Content-Type is ${JSON.stringify(type)}; all responses are JSON`,
-            exchange,
-          );
-        if (!response.isJson) throw new RuleViolation('the body is not valid JSON', exchange);
-        if (result.mustErrors.length > 0) {
-          throw new RuleViolation(
-            `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`,
-            exchange,
-          );
-        }
-        // The rule is about successes returning the resource: error answers alone are no evidence of it.
-        return is2xx(response.status)
-          ? observed
-          : notApplicable(`${op.operationId} answered ${response.status}, not a success`);
+        return observed;
       },
-      { examples: usableOperations(session, 'positive'), independent: true },
+      { independent: true },
     );
-  },
-));
-
-checks.push(defineCheck('RESP-2', 'release reserved IP answers 204 with no body', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  await t.check(
-    fc.constant('releaseReservedIp'),
-    async () => {
-      const { exchange } = await acceptedRelease(session);
-      expectStatus(exchange, (s) => s === 204, '204 No Content');
-      if (exchange.response.bodyText.length > 0)
-        throw new RuleViolation(
-          `204 came with a ${exchange.response.bodyText.length}-byte body; expected none`,
-          exchange,
-        );
-      return observed;
-    },
-    { maxRuns: 1 },
-  );
-}));
-
-checks.push(defineCheck('RESP-3', 'the bucket list is the list itself, a JSON array, not an envelope', async (t) => {
-  const session = t.session;
-  await t.check(
-    fc.constant(session.operation('listBuckets')),
-    async (op) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'positive'));
-      if (!is2xx(exchange.response.status))
-        return notApplicable(`list buckets answered ${exchange.response.status}, not a bucket list`);
-      const list = exchange.response.json;
-      if (!Array.isArray(list))
-        throw new RuleViolation(
-          `the bucket list is ${
-            list === null
-              ? 'null'
-              : typeof list === 'object'
-                ? `an object with ${
-                    Object.keys(list)
-                      .map((k) => JSON.stringify(k))
-                      .join(', ') || 'no fields'
-                  } (an envelope)`
-                : exchange.response.isJson
-                  ? `a JSON ${typeof list}`
-                  : 'not JSON'
-          }; "A successful response returns the resource itself, not an envelope."`,
-          exchange,
-        );
-      return observed;
-    },
-    { independent: true },
-  );
-}));
+  }),
+);
 
 const ENUMS: Record<string, Record<string, readonly string[]>> = {
   getCloudVmSnapshotRestore: {
@@ -113,43 +119,45 @@ const ENUMS: Record<string, Record<string, readonly string[]>> = {
   enableGpuVmBackups: { last_status: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
 };
 
-checks.push(defineCheck(
-  'ENUM-1',
-  'enum fields of restores, NAT rules and backup policies take only documented values',
-  async (t) => {
-    const session = t.session;
-    const ops = Object.keys(ENUMS)
-      .map((id) => session.operation(id))
-      .filter((op) => anyOperationIds(session).has(op.operationId));
-    if (ops.length === 0)
-      return t.skip(
-        'profile offers no restore (resources.restoreIds) and no mutations for NAT rules or backups',
-      );
-    await t.check(
-      fc.constantFrom(...ops),
-      async (op) => {
-        const exchange = await session.http.send(operationRequest(op, session, 'positive'));
-        // 409 on a second enable is allowed; other rules judge other statuses. Either way no record.
-        if (exchange.response.status !== 200)
-          return notApplicable(`${op.operationId} answered ${exchange.response.status}, not a record`);
-        const record = expectJsonObject(exchange, 'the record');
-        let checked = 0;
-        for (const [field, allowed] of Object.entries(ENUMS[op.operationId] ?? {})) {
-          if (!(field in record) || record[field] === undefined) continue;
-          checked++;
-          if (!allowed.includes(record[field] as string)) {
-            throw new RuleViolation(
-              `${field} is ${JSON.stringify(record[field])}, not one of ${allowed.join(', ')}`,
-              exchange,
-            );
+checks.push(
+  defineCheck(
+    'ENUM-1',
+    'enum fields of restores, NAT rules and backup policies take only documented values',
+    async (t) => {
+      const session = t.session;
+      const ops = Object.keys(ENUMS)
+        .map((id) => session.operation(id))
+        .filter((op) => anyOperationIds(session).has(op.operationId));
+      if (ops.length === 0)
+        return t.skip(
+          'profile offers no restore (resources.restoreIds) and no mutations for NAT rules or backups',
+        );
+      await t.check(
+        fc.constantFrom(...ops),
+        async (op) => {
+          const exchange = await session.http.send(operationRequest(op, session, 'positive'));
+          // 409 on a second enable is allowed; other rules judge other statuses. Either way no record.
+          if (exchange.response.status !== 200)
+            return notApplicable(`${op.operationId} answered ${exchange.response.status}, not a record`);
+          const record = expectJsonObject(exchange, 'the record');
+          let checked = 0;
+          for (const [field, allowed] of Object.entries(ENUMS[op.operationId] ?? {})) {
+            if (!(field in record) || record[field] === undefined) continue;
+            checked++;
+            if (!allowed.includes(record[field] as string)) {
+              throw new RuleViolation(
+                `${field} is ${JSON.stringify(record[field])}, not one of ${allowed.join(', ')}`,
+                exchange,
+              );
+            }
           }
-        }
-        return checked > 0 ? observed : notApplicable(`the ${op.operationId} record carries no enum field`);
-      },
-      { examples: ops, independent: true },
-    );
-  },
-));
+          return checked > 0 ? observed : notApplicable(`the ${op.operationId} record carries no enum field`);
+        },
+        { examples: ops, independent: true },
+      );
+    },
+  ),
+);
 
 function anyOperationIds(session: Session): Set<string> {
   return new Set(usableOperations(session, 'positive').map((op) => op.operationId));

@@ -1,8 +1,8 @@
-import type { CheckVerdict } from './check.js';
-import { type FailureReport, formatFailure } from './failureReport.js';
-import type { Exchange } from '../transport/exchange.js';
 import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import type { ResponseValidator } from '../spec/responseValidator.js';
+import type { Exchange } from '../transport/exchange.js';
+import type { CheckVerdict } from './check.js';
+import { type FailureReport, formatFailure } from './failureReport.js';
 
 /**
  * One answer seen during a check that broke the spec's schema for its operation and status. The

@@ -1,7 +1,7 @@
-import type { Exchange } from '../transport/exchange.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
+import type { Exchange } from '../transport/exchange.js';
 
 /** The one release of the run: RESP-2 reads its answer, STATE-1 releases the same IP again. */
 export function acceptedRelease(session: Session): Promise<{ exchange: Exchange; ipId: string }> {
@@ -24,7 +24,9 @@ export function acceptedDelete(session: Session): Promise<{ exchange: Exchange; 
   if (!vmId) throw new SkipSignal('profile lists no resources.deletableGpuVmIds');
   return session.once('delete', () =>
     session.http
-      .send(operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: vmId } }))
+      .send(
+        operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: vmId } }),
+      )
       .then((exchange) => ({ exchange, vmId })),
   );
 }
@@ -32,11 +34,13 @@ export function acceptedDelete(session: Session): Promise<{ exchange: Exchange; 
 /** The one create of the run; `record` is told the VM it made (the document shows no cloud VM delete). */
 export function acceptedCreate(session: Session, record: (vmId: string) => void): Promise<Exchange> {
   return session.once('create', () =>
-    session.http.send(operationRequest(session.operation('createCloudVm'), session, 'probe')).then((exchange) => {
-      const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-      if (exchange.response.status < 300 && typeof vmId === 'string') record(vmId);
-      return exchange;
-    }),
+    session.http
+      .send(operationRequest(session.operation('createCloudVm'), session, 'probe'))
+      .then((exchange) => {
+        const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+        if (exchange.response.status < 300 && typeof vmId === 'string') record(vmId);
+        return exchange;
+      }),
   );
 }
 

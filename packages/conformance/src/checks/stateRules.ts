@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
+import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
-import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { RuleViolation } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
+import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
 
 interface ConsumedCase {
   readonly what: string;
@@ -52,32 +52,40 @@ function consumedCases(session: Session): ConsumedCase[] {
 
 const checks: Check[] = [];
 
-checks.push(defineCheck('STATE-1', 'refuses (404/409) a second delete or release of what the run consumed', async (t) => {
-  t.requireMutations();
-  const session = t.session;
-  const cases = consumedCases(session);
-  if (cases.length === 0)
-    return t.skip('profile lists no resources.deletableGpuVmIds and no resources.releasableReservedIpIds');
-  await t.check(
-    fc.constantFrom(...cases),
-    async (c): Promise<CaseVerdict> => {
-      const { exchange: first, id } = await c.consume();
-      if (!c.accepted(first.response.status))
-        return notApplicable(
-          `the first request for ${c.what} answered ${first.response.status}, so nothing was consumed`,
+checks.push(
+  defineCheck(
+    'STATE-1',
+    'refuses (404/409) a second delete or release of what the run consumed',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const cases = consumedCases(session);
+      if (cases.length === 0)
+        return t.skip(
+          'profile lists no resources.deletableGpuVmIds and no resources.releasableReservedIpIds',
         );
-      const exchange = await c.again(id);
-      const { status } = exchange.response;
-      if (status !== 404 && status !== 409)
-        throw new RuleViolation(
-          `${exchange.request.method} ${exchange.request.path} on ${c.what} answered ${status}; expected 404 or 409 (the resource is gone or in conflict with its state)`,
-          exchange,
-        );
-      return observed;
+      await t.check(
+        fc.constantFrom(...cases),
+        async (c): Promise<CaseVerdict> => {
+          const { exchange: first, id } = await c.consume();
+          if (!c.accepted(first.response.status))
+            return notApplicable(
+              `the first request for ${c.what} answered ${first.response.status}, so nothing was consumed`,
+            );
+          const exchange = await c.again(id);
+          const { status } = exchange.response;
+          if (status !== 404 && status !== 409)
+            throw new RuleViolation(
+              `${exchange.request.method} ${exchange.request.path} on ${c.what} answered ${status}; expected 404 or 409 (the resource is gone or in conflict with its state)`,
+              exchange,
+            );
+          return observed;
+        },
+        { examples: cases, maxRuns: 1 },
+      );
     },
-    { examples: cases, maxRuns: 1 },
-  );
-}));
+  ),
+);
 
 /** The stateRules family's checks, in the order they run. */
 export const stateRulesChecks: readonly Check[] = checks;

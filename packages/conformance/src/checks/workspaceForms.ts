@@ -2,12 +2,12 @@ import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { invalidFormsOf, nonCanonicalFormsOf, type WorkspaceForm } from '../generate/workspaceForms.js';
+import { identityWith } from '../session/identities.js';
+import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
-import { identityWith } from '../session/identities.js';
+import { type Check, type CheckContext, defineCheck } from './check.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { type Check, type CheckContext, defineCheck } from "./check.js";
-import type { Session } from "../session/session.js";
 
 interface FormCase {
   readonly op: OperationEntry;
@@ -48,7 +48,9 @@ async function checkForms(
     if (!answer) {
       // The real ID in a request that changes nothing: positive probes of consuming operations
       // name a missing resource; a create is never sent as a control.
-      const positive = usableOperations(session, 'positive').some((op) => op.operationId === c.op.operationId);
+      const positive = usableOperations(session, 'positive').some(
+        (op) => op.operationId === c.op.operationId,
+      );
       answer = positive
         ? session.http.send(
             operationRequest(c.op, session, 'positive', { token: c.token, workspaceId: c.workspace }),
@@ -92,21 +94,25 @@ async function checkForms(
 
 const checks: Check[] = [];
 
-checks.push(defineCheck(
-  'WS-4',
-  'rejects negative and non-numeric forms of a real workspace_id that the real one is served with',
-  async (t) => {
-    await checkForms(t, t.session, invalidFormsOf);
-  },
-));
+checks.push(
+  defineCheck(
+    'WS-4',
+    'rejects negative and non-numeric forms of a real workspace_id that the real one is served with',
+    async (t) => {
+      await checkForms(t, t.session, invalidFormsOf);
+    },
+  ),
+);
 
-checks.push(defineCheck(
-  'WS-5',
-  'does not serve non-canonical spellings (+, leading zero, spaces, decimals, exponent, hex, full-width) as the workspace',
-  async (t) => {
-    await checkForms(t, t.session, nonCanonicalFormsOf);
-  },
-));
+checks.push(
+  defineCheck(
+    'WS-5',
+    'does not serve non-canonical spellings (+, leading zero, spaces, decimals, exponent, hex, full-width) as the workspace',
+    async (t) => {
+      await checkForms(t, t.session, nonCanonicalFormsOf);
+    },
+  ),
+);
 
 /** The workspaceForms family's checks, in the order they run. */
 export const workspaceFormsChecks: readonly Check[] = checks;

@@ -3,45 +3,51 @@ import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
-import { notApplicable, observed } from './caseVerdict.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import { notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
 import { expectStatus, is2xx, is4xx } from './ruleViolation.js';
-import { type Check, defineCheck } from "./check.js";
 
 const checks: Check[] = [];
 
-checks.push(defineCheck('WS-1', 'rejects a request without workspace_id on every operation (any 4xx)', async (t) => {
-  const session = t.session;
-  await t.check(
-    anyOperation(session, 'probe'),
-    async (op) => {
-      const exchange = await session.http.send(operationRequest(op, session, 'probe', { workspaceId: null }));
-      expectStatus(exchange, is4xx, 'a 4xx for the missing workspace_id');
-      return observed;
-    },
-    { examples: usableOperations(session, 'probe'), independent: true },
-  );
-}));
-
-checks.push(defineCheck(
-  'WS-2',
-  'rejects zero, negative and non-numeric workspace_id on every operation (any 4xx)',
-  async (t) => {
+checks.push(
+  defineCheck('WS-1', 'rejects a request without workspace_id on every operation (any 4xx)', async (t) => {
     const session = t.session;
     await t.check(
-      fc.tuple(anyOperation(session, 'probe'), invalidWorkspaceId),
-      async ([op, workspaceId]) => {
-        const exchange = await session.http.send(operationRequest(op, session, 'probe', { workspaceId }));
-        expectStatus(exchange, is4xx, `a 4xx for workspace_id ${JSON.stringify(workspaceId)}`);
+      anyOperation(session, 'probe'),
+      async (op) => {
+        const exchange = await session.http.send(
+          operationRequest(op, session, 'probe', { workspaceId: null }),
+        );
+        expectStatus(exchange, is4xx, 'a 4xx for the missing workspace_id');
         return observed;
       },
-      {
-        examples: everyPair(usableOperations(session, 'probe'), ['0', '-1', '1.5', 'abc', '']),
-        independent: true,
-      },
+      { examples: usableOperations(session, 'probe'), independent: true },
     );
-  },
-));
+  }),
+);
+
+checks.push(
+  defineCheck(
+    'WS-2',
+    'rejects zero, negative and non-numeric workspace_id on every operation (any 4xx)',
+    async (t) => {
+      const session = t.session;
+      await t.check(
+        fc.tuple(anyOperation(session, 'probe'), invalidWorkspaceId),
+        async ([op, workspaceId]) => {
+          const exchange = await session.http.send(operationRequest(op, session, 'probe', { workspaceId }));
+          expectStatus(exchange, is4xx, `a 4xx for workspace_id ${JSON.stringify(workspaceId)}`);
+          return observed;
+        },
+        {
+          examples: everyPair(usableOperations(session, 'probe'), ['0', '-1', '1.5', 'abc', '']),
+          independent: true,
+        },
+      );
+    },
+  ),
+);
 
 /** 404/409 for a named resource, or 403 when it is asked through a workspace that does not hold it. */
 function resourceElsewhere(op: OperationEntry, workspace: string, primary: string, status: number): boolean {
@@ -49,42 +55,44 @@ function resourceElsewhere(op: OperationEntry, workspace: string, primary: strin
   return status === 404 || status === 409 || (workspace !== primary && status === 403);
 }
 
-checks.push(defineCheck('WS-3', 'does not reject a valid workspace_id of the organization for its form', async (t) => {
-  const session = t.session;
-  const { primary, secondary } = session.profile.workspaces;
-  // Only pairs whose identity holds the operation's scope: generated whole, never filtered by
-  // fc.pre, so a concurrent run plans exactly the cases a sequential one sends.
-  const cases = usableOperations(session, 'positive').flatMap((op) =>
-    namedIdentities(session.profile)
-      .filter((identity) => hasScope(identity, op.scope))
-      .flatMap((identity) =>
-        [primary, secondary]
-          .filter((ws) => allowsWorkspace(identity, ws))
-          .map((workspace) => ({ op, identity, workspace })),
-      ),
-  );
-  if (cases.length === 0) return t.skip('profile has no identity holding the scope of a usable operation');
-  await t.check(
-    fc.constantFrom(...cases),
-    async ({ op, identity, workspace }) => {
-      const exchange = await session.http.send(
-        operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
-      );
-      // Resources live in the primary workspace, and consumed or missing ones answer 404/409;
-      // asked through another workspace, a resource may be answered 403 or 404 (no status shown).
-      expectStatus(
-        exchange,
-        (s) => is2xx(s) || resourceElsewhere(op, workspace, primary, s),
-        `a success (or 404/409 for a resource) for workspace_id ${workspace}`,
-      );
-      // A 404/409 shows the resource's state, not that the workspace_id's form was accepted.
-      return is2xx(exchange.response.status)
-        ? observed
-        : notApplicable(`${op.operationId} answered ${exchange.response.status} for a resource`);
-    },
-    { examples: cases, independent: true },
-  );
-}));
+checks.push(
+  defineCheck('WS-3', 'does not reject a valid workspace_id of the organization for its form', async (t) => {
+    const session = t.session;
+    const { primary, secondary } = session.profile.workspaces;
+    // Only pairs whose identity holds the operation's scope: generated whole, never filtered by
+    // fc.pre, so a concurrent run plans exactly the cases a sequential one sends.
+    const cases = usableOperations(session, 'positive').flatMap((op) =>
+      namedIdentities(session.profile)
+        .filter((identity) => hasScope(identity, op.scope))
+        .flatMap((identity) =>
+          [primary, secondary]
+            .filter((ws) => allowsWorkspace(identity, ws))
+            .map((workspace) => ({ op, identity, workspace })),
+        ),
+    );
+    if (cases.length === 0) return t.skip('profile has no identity holding the scope of a usable operation');
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ op, identity, workspace }) => {
+        const exchange = await session.http.send(
+          operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
+        );
+        // Resources live in the primary workspace, and consumed or missing ones answer 404/409;
+        // asked through another workspace, a resource may be answered 403 or 404 (no status shown).
+        expectStatus(
+          exchange,
+          (s) => is2xx(s) || resourceElsewhere(op, workspace, primary, s),
+          `a success (or 404/409 for a resource) for workspace_id ${workspace}`,
+        );
+        // A 404/409 shows the resource's state, not that the workspace_id's form was accepted.
+        return is2xx(exchange.response.status)
+          ? observed
+          : notApplicable(`${op.operationId} answered ${exchange.response.status} for a resource`);
+      },
+      { examples: cases, independent: true },
+    );
+  }),
+);
 
 /** The workspaceId family's checks, in the order they run. */
 export const workspaceIdChecks: readonly Check[] = checks;

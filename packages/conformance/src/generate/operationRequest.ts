@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OperationEntry } from '@cloud-api/spec';
-import type { ApiRequest } from '../transport/exchange.js';
 import type { Session } from '../session/session.js';
+import type { ApiRequest } from '../transport/exchange.js';
 
 /** Operations whose success changes state on the target. */
 export const MUTATING_OPERATIONS: ReadonlySet<string> = new Set([

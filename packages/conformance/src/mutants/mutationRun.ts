@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JSON_REPORT_FILE } from '../reporters/jsonReport.js';
-import type { RunOutcome } from '../run/outcome.js';
 import { rules } from '../ruleCatalogue/index.js';
+import type { RunOutcome } from '../run/outcome.js';
 import { loadSandboxModule } from '../targets/sandboxTarget.js';
 import { mechanismGaps, type RuleKill, renderRuleKills, ruleKills } from './ruleKills.js';
 

@@ -13,5 +13,5 @@ export const reporterRegistry: Readonly<Record<string, Reporter>> = {
 };
 
 export { JSON_REPORT_FILE } from './jsonReport.js';
-export { outcomeReporter, reportContext } from './reportContext.js';
 export { progressReporter } from './progressReporter.js';
+export { outcomeReporter, reportContext } from './reportContext.js';

@@ -1,6 +1,6 @@
 import type { Reporter } from '../run/events.js';
-import { outcomeReporter } from './reportContext.js';
 import type { RunOutcome, TestOutcome } from '../run/outcome.js';
+import { outcomeReporter } from './reportContext.js';
 
 export const JUNIT_REPORT_FILE = 'conformance-junit.xml';
 

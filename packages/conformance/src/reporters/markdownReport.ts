@@ -1,7 +1,7 @@
-import { coverageLines } from '../specCoverage/coverageReport.js';
 import type { Reporter } from '../run/events.js';
-import { outcomeReporter } from './reportContext.js';
 import type { RunOutcome } from '../run/outcome.js';
+import { coverageLines } from '../specCoverage/coverageReport.js';
+import { outcomeReporter } from './reportContext.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
 
 export const MARKDOWN_REPORT_FILE = 'conformance-summary.md';

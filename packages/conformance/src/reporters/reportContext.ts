@@ -8,7 +8,11 @@ import type { SecretRedactor } from '../secrets/secretRedactor.js';
  * A reporter's way out. Both pass through the run's redactor, so a reporter cannot put a secret
  * on the console or into a file, whatever its events hold.
  */
-export function reportContext(outDir: string, print: (text: string) => void, redactor: SecretRedactor): ReportContext {
+export function reportContext(
+  outDir: string,
+  print: (text: string) => void,
+  redactor: SecretRedactor,
+): ReportContext {
   return {
     outDir,
     print: (text) => print(redactor.redact(text)),

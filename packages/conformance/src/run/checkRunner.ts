@@ -54,7 +54,11 @@ function skipBeforeRun(check: Check, session: Session): CheckVerdict | undefined
     };
   const unsupported = session.profile.unsupportedRules?.find((entry) => entry.id === check.rule);
   if (unsupported)
-    return { state: 'skipped', reason: `target does not claim this rule: ${unsupported.reason}`, declared: true };
+    return {
+      state: 'skipped',
+      reason: `target does not claim this rule: ${unsupported.reason}`,
+      declared: true,
+    };
   return undefined;
 }
 
@@ -88,7 +92,10 @@ export async function runCheck(
   );
   if (runSignal.aborted) stop();
   const signal = controller.signal;
-  const session: Session = { ...runSession, http: runSession.http.scoped(signal) };
+  // A stopped check gets STOP_GRACE_MS to put back what it changed (its sends still go out);
+  // after that, or once it ends, its transport sends nothing more.
+  const abandoned = new AbortController();
+  const session: Session = { ...runSession, http: runSession.http.scoped(abandoned.signal) };
   let propertiesRun = 0;
   const withoutEvidence: string[] = [];
 
@@ -144,7 +151,8 @@ export async function runCheck(
   };
 
   const verdictOfError = (error: unknown): CheckVerdict => {
-    if (error instanceof SkipSignal) return { state: 'skipped', reason: redactor.redact(error.message), declared: false };
+    if (error instanceof SkipSignal)
+      return { state: 'skipped', reason: redactor.redact(error.message), declared: false };
     if (error instanceof InconclusiveSignal)
       return {
         state: 'inconclusive',
@@ -154,8 +162,10 @@ export async function runCheck(
     if (error instanceof CheckFailure)
       return { state: 'failed', failures, errors: [redactor.redact(formatFailure(error.report))] };
     // Stopped (interrupt, deadline, the check's timeout): whatever it was doing is no verdict.
-    if (signal.aborted && !(error instanceof CheckFailure)) return { state: 'incomplete', reason: stopMessage(signal) };
-    if (error instanceof CheckIncomplete) return { state: 'incomplete', reason: redactor.redact(error.message) };
+    if (signal.aborted && !(error instanceof CheckFailure))
+      return { state: 'incomplete', reason: stopMessage(signal) };
+    if (error instanceof CheckIncomplete)
+      return { state: 'incomplete', reason: redactor.redact(error.message) };
     // A request outside a property (a baseline, a first create) that got no answer.
     if (error instanceof TransportError)
       return { state: 'incomplete', reason: redactor.redact(`not finished: ${error.message}`) };
@@ -173,25 +183,31 @@ export async function runCheck(
       () => undefined,
       (error: unknown) => ({ error }),
     );
-    // A stopped check gets a moment to put back what it changed; one that takes longer is left
-    // behind (its transport sends nothing more) and reported as not finished.
-    const abandoned = new Promise<'abandoned'>((resolve) => {
+    // One that takes longer than the grace is left behind and reported as not finished.
+    const leftBehind = new Promise<'abandoned'>((resolve) => {
       const leave = (): void => {
-        setTimeout(() => resolve('abandoned'), STOP_GRACE_MS).unref();
+        setTimeout(() => {
+          abandoned.abort();
+          resolve('abandoned');
+        }, STOP_GRACE_MS).unref();
       };
       if (signal.aborted) leave();
       else signal.addEventListener('abort', leave, { once: true });
     });
-    const ended = await Promise.race([body, abandoned]);
+    const ended = await Promise.race([body, leftBehind]);
     if (ended === 'abandoned') verdict = { state: 'incomplete', reason: stopMessage(signal) };
     else if (ended) verdict = verdictOfError(ended.error);
     else if (propertiesRun === 0) verdict = { state: 'inconclusive', reason: 'the check ran no case' };
     else if (withoutEvidence.length > 0)
-      verdict = { state: 'inconclusive', reason: redactor.redact(`no evidence: ${withoutEvidence.join('; ')}`) };
+      verdict = {
+        state: 'inconclusive',
+        reason: redactor.redact(`no evidence: ${withoutEvidence.join('; ')}`),
+      };
     else verdict = { state: 'passed' };
   }
   clearTimeout(timer);
   runSignal.removeEventListener('abort', stop);
+  abandoned.abort();
 
   const coverage = runSession.coverage.drain();
   const audit = schemaAudit.drain();

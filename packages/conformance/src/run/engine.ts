@@ -26,6 +26,7 @@ import { StopReason } from './stopReason.js';
 import {
   exitCodeOf,
   gateOf,
+  inCatalogueOrder,
   incompleteReasonsOf,
   notRunOutcome,
   ruleOutcomes,
@@ -86,7 +87,8 @@ const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 function suiteVersion(): string {
   try {
-    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }
@@ -143,7 +145,10 @@ function checkedOptions(options: RunOptions) {
   return { reporters, depth, seed, concurrency, deadlineMs, replay, planned, withAudit };
 }
 
-const refOf = (check: { rule: string; title: string }): CheckRef => ({ rule: check.rule, title: check.title });
+const refOf = (check: { rule: string; title: string }): CheckRef => ({
+  rule: check.rule,
+  title: check.title,
+});
 
 /**
  * The programmable core. Checks the options, starts the target, runs the planned checks one
@@ -261,12 +266,16 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     ];
     // RESP-1 also holds every answer of the run to its schema, unless RESP-1 is left out or skipped.
     if (settings.withAudit && results.some((r) => r.rule === 'RESP-1' && r.verdict.state !== 'skipped')) {
-      const audit: CheckResult = { ...SCHEMA_AUDIT_CHECK, verdict: schemaAuditVerdict(audits), durationMs: 0 };
+      const audit: CheckResult = {
+        ...SCHEMA_AUDIT_CHECK,
+        verdict: schemaAuditVerdict(audits),
+        durationMs: 0,
+      };
       tests.push(testOutcomeOf(audit));
       emit({ type: 'check-end', result: audit });
     }
-    const rules = ruleOutcomes(
-      tests,
+    const rules = inCatalogueOrder(
+      ruleOutcomes(tests),
       catalogue.map((rule) => rule.id),
     );
     const totals = totalsOf(rules);

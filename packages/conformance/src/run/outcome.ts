@@ -1,7 +1,7 @@
+import type { FailureReport } from '../checks/failureReport.js';
 import type { RuleLevel } from '../ruleCatalogue/index.js';
 import type { RunCoverage } from '../specCoverage/coverageReport.js';
 import type { TargetProfile } from '../targetProfile/index.js';
-import type { FailureReport } from '../checks/failureReport.js';
 
 export type { CheckResult, CheckVerdict } from '../checks/check.js';
 
@@ -13,7 +13,6 @@ export type CheckState = 'passed' | 'failed' | 'skipped' | 'inconclusive' | 'inc
 
 /** A run is green only when it is `passed`: nothing failed and every selected check finished. */
 export type RunVerdict = 'passed' | 'failed' | 'incomplete';
-
 
 export interface TestOutcome {
   readonly rule: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { PropertyOptions } from '../checks/check.js';
 import type { CaseVerdict } from '../checks/caseVerdict.js';
+import type { PropertyOptions } from '../checks/check.js';
 import { describeExchange, type FailureReport } from '../checks/failureReport.js';
 import { RuleViolation } from '../checks/ruleViolation.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FailureReport } from '../checks/failureReport.js';
 import { findRule } from '../ruleCatalogue/index.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
-import type { FailureReport } from '../checks/failureReport.js';
 import { OPTION_LIMITS } from './options.js';
 import { RunSetupError } from './runSetupError.js';
 

@@ -1,16 +1,21 @@
-import { mkdirSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckRunEnvironment } from './checkRunner.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
-import { createSession, type Session } from '../session/session.js';
 import { planResources } from '../session/resourcePlan.js';
+import { createSession, type Session } from '../session/session.js';
 import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
 import { createResponseValidator } from '../spec/responseValidator.js';
 import { createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
-import { productionGuard, type ResolvedTarget, resolveTarget, type TargetChoice } from '../targets/resolveTarget.js';
+import {
+  productionGuard,
+  type ResolvedTarget,
+  resolveTarget,
+  type TargetChoice,
+} from '../targets/resolveTarget.js';
 import type { Exchange } from '../transport/exchange.js';
 import { createTargetHttp } from '../transport/targetHttp.js';
+import type { CheckRunEnvironment } from './checkRunner.js';
 import type { CreatedRecord } from './outcome.js';
 import { effectiveConcurrency } from './plan.js';
 import type { ReplayCase } from './replayFile.js';
@@ -93,7 +98,10 @@ export async function prepareRun(
         created.push(record);
         // Also on disk as it happens: a run killed outright still leaves what it created.
         mkdirSync(settings.runDir, { recursive: true });
-        appendFileSync(join(settings.runDir, 'created.jsonl'), `${redactor.redact(JSON.stringify(record))}\n`);
+        appendFileSync(
+          join(settings.runDir, 'created.jsonl'),
+          `${redactor.redact(JSON.stringify(record))}\n`,
+        );
       },
     };
     return {

@@ -54,15 +54,25 @@ export function testOutcomeOf(result: CheckResult): TestOutcome {
 }
 
 /** A check the run never reached, for a report that lists every selected check. */
-export function notRunOutcome(check: { rule: string; title: string; file: string }, why: string): TestOutcome {
-  return { ...check, state: 'incomplete', durationMs: 0, reason: `not run: ${why}`, errors: [], failures: [] };
+export function notRunOutcome(
+  check: { rule: string; title: string; file: string },
+  why: string,
+): TestOutcome {
+  return {
+    ...check,
+    state: 'incomplete',
+    durationMs: 0,
+    reason: `not run: ${why}`,
+    errors: [],
+    failures: [],
+  };
 }
 
 /** The worst state wins: a failure, then an unfinished check, then a check without evidence. */
 const STATE_ORDER: readonly CheckState[] = ['failed', 'incomplete', 'inconclusive', 'passed', 'skipped'];
 
-/** Checks grouped by rule, in catalogue order; a rule takes the worst state of its checks. */
-export function ruleOutcomes(tests: readonly TestOutcome[], catalogueOrder: readonly string[]): RuleOutcome[] {
+/** Checks grouped by rule, in the order rules first appear; a rule takes the worst state of its checks. */
+export function ruleOutcomes(tests: readonly TestOutcome[]): RuleOutcome[] {
   const grouped = new Map<string, TestOutcome[]>();
   for (const test of tests) grouped.set(test.rule, [...(grouped.get(test.rule) ?? []), test]);
   const outcomes: RuleOutcome[] = [];
@@ -78,8 +88,16 @@ export function ruleOutcomes(tests: readonly TestOutcome[], catalogueOrder: read
       skipReasons: [...new Set(ruleTests.flatMap((t) => (t.skipReason ? [t.skipReason] : [])))],
     });
   }
+  return outcomes;
+}
+
+/** Rules in the catalogue's order (the order of the document's sentences). */
+export function inCatalogueOrder(
+  outcomes: readonly RuleOutcome[],
+  catalogueOrder: readonly string[],
+): RuleOutcome[] {
   const order = new Map(catalogueOrder.map((id, index) => [id, index]));
-  return outcomes.sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
+  return [...outcomes].sort((a, b) => (order.get(a.id) ?? 999) - (order.get(b.id) ?? 999));
 }
 
 export function totalsOf(rules: readonly RuleOutcome[]): Totals {
@@ -105,7 +123,9 @@ export function gateOf(strict: boolean, rules: readonly RuleOutcome[]): GateOutc
       : []),
     ...rule.tests
       .filter((t) => t.state === 'skipped' && !t.declaredUnsupported)
-      .map((t) => `${rule.id} was skipped (${t.skipReason ?? 'no reason'}) without an unsupportedRules entry`),
+      .map(
+        (t) => `${rule.id} was skipped (${t.skipReason ?? 'no reason'}) without an unsupportedRules entry`,
+      ),
   ]);
   return { strict, problems };
 }
@@ -129,7 +149,9 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
     ...(ending.deadlineReached && !ending.interrupted
       ? [`the run deadline (--deadline ${ending.deadlineSeconds} s) passed before every check finished`]
       : []),
-    ...(ending.runErrors.length > 0 ? ['errors outside the checks stopped part of the run (see run errors)'] : []),
+    ...(ending.runErrors.length > 0
+      ? ['errors outside the checks stopped part of the run (see run errors)']
+      : []),
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
   ];
@@ -139,7 +161,11 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
  * Failed on a MUST failure (what was shown to break the document is shown, even in a run cut
  * short); incomplete when anything did not finish; failed when the strict gate refuses; else passed.
  */
-export function verdictOf(totals: Totals, incompleteReasons: readonly string[], gate: GateOutcome): RunVerdict {
+export function verdictOf(
+  totals: Totals,
+  incompleteReasons: readonly string[],
+  gate: GateOutcome,
+): RunVerdict {
   if (totals.mustFailed > 0) return 'failed';
   if (totals.incomplete > 0 || incompleteReasons.length > 0) return 'incomplete';
   if (gate.strict && gate.problems.length > 0) return 'failed';

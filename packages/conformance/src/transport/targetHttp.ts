@@ -369,7 +369,10 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       headers,
       ...(body ? { body } : {}),
     };
-    const response = await deliver({ method: input.method, href: url.href, headers, body: request.body }, scope);
+    const response = await deliver(
+      { method: input.method, href: url.href, headers, body: request.body },
+      scope,
+    );
     remember({ request, url: url.href, response });
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.bodyText, {
       status: response.status,

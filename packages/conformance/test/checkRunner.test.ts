@@ -1,0 +1,174 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findCheck } from '../src/checks/registry.js';
+import { createSchemaAudit } from '../src/checks/schemaAudit.js';
+import { type CheckRunEnvironment, runCheck } from '../src/run/checkRunner.js';
+import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
+import { planResources } from '../src/session/resourcePlan.js';
+import { createSession } from '../src/session/session.js';
+import { createResponseValidator } from '../src/spec/responseValidator.js';
+import { createCoverageRecorder } from '../src/specCoverage/coverageRecorder.js';
+import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
+import type { TargetHttp } from '../src/transport/targetHttp.js';
+
+const TOKEN = 'svc_dev_key_fake_transport_token_0001';
+const profile: TargetProfile = {
+  name: 'fake',
+  baseUrl: 'http://fake.invalid/v1',
+  environment: 'development',
+  identities: { full: { token: TOKEN, scopes: scopeNames(), workspaces: 'all' } },
+  workspaces: { primary: '1042', secondary: '2001' },
+  billing: { skuCode: 'sku-1' },
+};
+
+/** A transport that answers every request from `answer`, recording what was sent; no network. */
+function fakeTransport(answer: (request: ApiRequest) => { status: number; body?: unknown }): TargetHttp & {
+  sent: ApiRequest[];
+} {
+  const sent: ApiRequest[] = [];
+  let log: Exchange[] = [];
+  const http: TargetHttp & { sent: ApiRequest[] } = {
+    sent,
+    origin: 'http://fake.invalid',
+    stats: { requests: 0, timeouts: 0, pausedUntil: 0 },
+    async send(request) {
+      sent.push(request);
+      const { status, body } = answer(request);
+      const bodyText = body === undefined ? '' : JSON.stringify(body);
+      const exchange: Exchange = {
+        request,
+        url: `http://fake.invalid/v1${request.path}`,
+        response: {
+          status,
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          bodyText,
+          json: body,
+          isJson: body !== undefined,
+          durationMs: 1,
+        },
+      };
+      log.push(exchange);
+      return exchange;
+    },
+    forward: () => Promise.reject(new Error('not used')),
+    drain() {
+      const drained = log;
+      log = [];
+      return drained;
+    },
+    cancelInFlight: () => undefined,
+    scoped: () => http,
+  };
+  return http;
+}
+
+function environmentWith(http: TargetHttp): CheckRunEnvironment {
+  const validator = createResponseValidator();
+  const session = createSession({
+    profile,
+    targetKind: 'real',
+    http,
+    plan: planResources(profile),
+    validator,
+    redactor: createSecretRedactor([TOKEN]),
+    coverage: createCoverageRecorder(),
+    depth: 3,
+    seed: 42,
+    concurrency: 1,
+  });
+  return {
+    session,
+    schemaAudit: createSchemaAudit(validator),
+    runDir: mkdtempSync(join(tmpdir(), 'conformance-check-runner-')),
+    targetName: 'fake',
+    recordCreated: () => undefined,
+  };
+}
+
+const ws1 = findCheck('WS-1 rejects a request without workspace_id on every operation (any 4xx)');
+const ws3 = findCheck('WS-3 does not reject a valid workspace_id of the organization for its form');
+const resp3 = findCheck('RESP-3 the bucket list is the list itself, a JSON array, not an envelope');
+const never = new AbortController().signal;
+
+describe('runCheck: one registry check against a fake transport, to a typed result', () => {
+  it('passes WS-1 when every request without workspace_id is refused with a 4xx', async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'workspace_id is required' } }));
+    const { result } = await runCheck(
+      ws1 ?? expect.fail('WS-1 is not in the registry'),
+      environmentWith(http),
+      never,
+    );
+    expect(result.verdict).toEqual({ state: 'passed' });
+    expect(http.sent.length).toBeGreaterThan(0);
+    expect(http.sent.every((request) => !request.query.some(([name]) => name === 'workspace_id'))).toBe(true);
+  });
+
+  it('fails WS-1 with a counterexample, the exchange and a replay file when one is served', async () => {
+    const http = fakeTransport((request) =>
+      request.method === 'GET' ? { status: 200, body: [] } : { status: 400, body: { detail: 'no' } },
+    );
+    const { result } = await runCheck(
+      ws1 ?? expect.fail('WS-1 is not in the registry'),
+      environmentWith(http),
+      never,
+    );
+    expect(result.verdict.state).toBe('failed');
+    if (result.verdict.state !== 'failed') return;
+    const [failure] = result.verdict.failures;
+    expect(failure?.message).toMatch(/GET \/object-storage\/buckets answered 200/);
+    expect(failure?.counterexample).toMatch(/listBuckets/);
+    expect(failure?.request?.headers.authorization).toBe('Bearer [redacted]');
+    const replay = JSON.parse(readFileSync(failure?.replayFile ?? '', 'utf8')) as Record<string, unknown>;
+    expect(replay).toMatchObject({ kind: 'conformance-replay', rule: 'WS-1', test: ws1?.title, seed: 42 });
+    expect(JSON.stringify(replay)).not.toContain(TOKEN);
+  });
+
+  it('is inconclusive, never passed, with the reason when no case could observe the rule', async () => {
+    // RESP-3 needs a bucket list to judge; a target answering 500 shows nothing either way.
+    const http = fakeTransport(() => ({ status: 500, body: { detail: 'upstream down' } }));
+    const { result } = await runCheck(
+      resp3 ?? expect.fail('RESP-3 is not in the registry'),
+      environmentWith(http),
+      never,
+    );
+    expect(result.verdict.state).toBe('inconclusive');
+    if (result.verdict.state !== 'inconclusive') return;
+    expect(result.verdict.reason).toMatch(/^no evidence: .*500/);
+    expect(http.sent.length).toBeGreaterThan(0);
+  });
+
+  it('is skipped with the reason when the profile declares the rule unsupported', async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
+    const environment = environmentWith(http);
+    const declared = {
+      ...environment,
+      session: {
+        ...environment.session,
+        profile: { ...profile, unsupportedRules: [{ id: 'WS-1', reason: 'legacy gateway' }] },
+      },
+    };
+    const { result } = await runCheck(ws1 ?? expect.fail('WS-1 is not in the registry'), declared, never);
+    expect(result.verdict).toEqual({
+      state: 'skipped',
+      reason: 'target does not claim this rule: legacy gateway',
+      declared: true,
+    });
+    expect(http.sent).toEqual([]);
+  });
+
+  it('is incomplete, not failed, when the run is stopped before it starts', async () => {
+    const http = fakeTransport(() => ({ status: 200, body: [] }));
+    const stopped = new AbortController();
+    stopped.abort();
+    const { result } = await runCheck(
+      ws1 ?? expect.fail('WS-1 is not in the registry'),
+      environmentWith(http),
+      stopped.signal,
+    );
+    expect(result.verdict.state).toBe('incomplete');
+    expect(http.sent).toEqual([]);
+  });
+});
