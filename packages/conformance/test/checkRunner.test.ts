@@ -89,7 +89,6 @@ function environmentWith(http: TargetHttp): CheckRunEnvironment {
 }
 
 const ws1 = findCheck('WS-1 rejects a request without workspace_id on every operation (any 4xx)');
-const ws3 = findCheck('WS-3 does not reject a valid workspace_id of the organization for its form');
 const resp3 = findCheck('RESP-3 the bucket list is the list itself, a JSON array, not an envelope');
 const never = new AbortController().signal;
 

@@ -29,7 +29,10 @@ export interface ConformanceTestOptions
 function assertVerdict(result: CheckResult, skip: (note: string) => void): void {
   const { verdict } = result;
   if (verdict.state === 'passed') return;
-  if (verdict.state === 'skipped') return skip(verdict.reason);
+  if (verdict.state === 'skipped') {
+    skip(verdict.reason);
+    return;
+  }
   if (verdict.state === 'failed') throw new Error(verdict.errors.join('\n\n'));
   throw new Error(
     `${verdict.state}: ${verdict.reason}${'remedy' in verdict && verdict.remedy ? ` (${verdict.remedy})` : ''}`,
