@@ -43,6 +43,6 @@ export {
   type OperationRecord,
   type WaitForOperationOptions,
 } from './operationPolling.js';
-export type { RetryOptions } from './retryPolicy.js';
+export { type RetryOptions, retryAfterMs } from './retryPolicy.js';
 export type { FetchFunction } from './transport.js';
 export { CLIENT_NAME, CLIENT_VERSION } from './version.js';

@@ -5,7 +5,7 @@ import { expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecor
 import { observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
-import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
+import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
@@ -27,7 +27,10 @@ checks.push(
     t.requireMutations();
     const session = t.session;
     await t.check(fc.constant('deleteGpuVm'), async () => {
-      expectAcceptanceRecord((await acceptedDelete(session)).exchange);
+      const { exchange } = await acceptedDelete(session);
+      const consumed = consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
+      if (consumed) return consumed;
+      expectAcceptanceRecord(exchange);
       return observed;
     });
   }),
@@ -50,6 +53,11 @@ checks.push(
                   t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
                 )
               : (await acceptedDelete(session)).exchange;
+          const consumed =
+            source === 'deleteGpuVm'
+              ? consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds')
+              : undefined;
+          if (consumed) return consumed;
           expectFreshAcceptance(exchange);
           return observed;
         },
@@ -65,6 +73,8 @@ checks.push(
     const session = t.session;
     await t.check(fc.constant('deleteGpuVm'), async () => {
       const { exchange, vmId } = await acceptedDelete(session);
+      const consumed = consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
+      if (consumed) return consumed;
       const record = expectAcceptanceRecord(exchange);
       if (record.vm_id !== vmId)
         throw new RuleViolation(
@@ -152,7 +162,10 @@ checks.push(
           pathIds: { vm_id: id },
           idempotencyKey: key,
         });
-        const first = expectAcceptanceRecord(await session.http.send(request));
+        const answered = await session.http.send(request);
+        const consumed = consumedFixture(answered, 'a GPU VM', 'resources.deletableGpuVmIds');
+        if (consumed) return consumed;
+        const first = expectAcceptanceRecord(answered);
         const retried = await session.http.send(request);
         const second = expectAcceptanceRecord(retried);
         if (second.operation_id !== first.operation_id) {

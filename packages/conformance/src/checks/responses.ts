@@ -5,7 +5,7 @@ import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
-import { acceptedRelease } from './sharedRequests.js';
+import { acceptedRelease, consumedFixture } from './sharedRequests.js';
 
 const checks: Check[] = [];
 
@@ -59,6 +59,8 @@ checks.push(
       fc.constant('releaseReservedIp'),
       async () => {
         const { exchange } = await acceptedRelease(session);
+        const consumed = consumedFixture(exchange, 'a reserved IP', 'resources.releasableReservedIpIds');
+        if (consumed) return consumed;
         expectStatus(exchange, (s) => s === 204, '204 No Content');
         if (exchange.response.bodyText.length > 0)
           throw new RuleViolation(

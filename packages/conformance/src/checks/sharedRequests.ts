@@ -2,6 +2,7 @@ import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
 import type { Exchange } from '../transport/exchange.js';
+import { type CaseVerdict, notApplicable } from './caseVerdict.js';
 
 /** The one release of the run: RESP-2 reads its answer, STATE-1 releases the same IP again. */
 export function acceptedRelease(session: Session): Promise<{ exchange: Exchange; ipId: string }> {
@@ -45,3 +46,21 @@ export function acceptedCreate(session: Session, record: (vmId: string) => void)
 }
 
 export const CLOUD_VM_NOT_CLEANED = 'not cleaned up: the document specifies no cloud VM delete endpoint';
+
+/**
+ * A profile resource a consuming request found already consumed (404: gone; 409: in a state that
+ * conflicts, such as being deleted): an earlier run, or another job, used it. The answer is a
+ * documented one, so it shows nothing about the rule: the case is no evidence, and says how to
+ * give the next run a fresh resource.
+ */
+export function consumedFixture(
+  exchange: Exchange,
+  what: string,
+  profileField: string,
+): CaseVerdict | undefined {
+  const { status } = exchange.response;
+  if (status !== 404 && status !== 409) return undefined;
+  return notApplicable(
+    `${exchange.request.method} ${exchange.request.path} answered ${status}: ${what} listed in ${profileField} is already ${status === 404 ? 'gone' : 'consumed'} (an earlier run used it); list a fresh one for each run`,
+  );
+}

@@ -1,7 +1,10 @@
-import type { Readable } from 'node:stream';
+import { retryAfterMs as askedRetryAfterMs } from '@cloud-api/client';
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
 import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
-import { createWireClient } from './wireClient.js';
+import { createInFlightLimit } from './inFlightLimit.js';
+import { createPacer } from './pacer.js';
+import { flatHeaders, readCapped } from './responseBody.js';
+import { createWireClient, type WireCall, type WireTarget } from './wireClient.js';
 
 export interface TargetHttpOptions {
   readonly baseUrl: string;
@@ -42,7 +45,7 @@ export interface TargetHttp {
    */
   scoped(signal: AbortSignal): TargetHttp;
   /** Requests sent, timeouts seen, and until when a 429 paused every request (ms since the epoch). */
-  readonly stats: { requests: number; timeouts: number; pausedUntil: number };
+  readonly stats: { requests: number; timeouts: number; readonly pausedUntil: number };
   readonly origin: string;
 }
 
@@ -50,13 +53,9 @@ export interface TargetHttp {
 export const MAX_RETRY_AFTER_MS = 30_000;
 const MAX_RATE_LIMIT_RETRIES = 3;
 
-/** The wait a `Retry-After` value asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+/** The wait a `Retry-After` value asks for (the client's reading); a second when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now: number = Date.now()): number {
-  if (value === undefined || value.trim() === '') return 1000;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
+  return askedRetryAfterMs(value ?? null, now) ?? 1000;
 }
 
 function describeTransportFailure(error: unknown): string {
@@ -66,161 +65,83 @@ function describeTransportFailure(error: unknown): string {
   return `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`;
 }
 
-const STOPPED = 'not sent: the check was stopped (interrupted, past the deadline or out of time)';
-
 /** Sent unless a request names its own: some gateways refuse requests without one. */
-const USER_AGENT = 'cloud-api-conformance';
+const DEFAULT_HEADERS = { 'user-agent': 'cloud-api-conformance', accept: '*/*' } as const;
 
 /** Statuses whose Response must be built without a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-interface WireRequest {
+const STOPPED = 'not sent: the check was stopped (interrupted, past the deadline or out of time)';
+
+/** Why a request in flight was given up, so its failure is reported in the right words. */
+class Cancelled extends Error {
+  constructor(readonly why: 'timeout' | 'sibling' | 'stopped') {
+    super(`cancelled: ${why}`);
+  }
+}
+
+interface Outgoing {
   readonly method: string;
   readonly href: string;
+  readonly target: WireTarget;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
 }
 
 /**
- * Reads a body up to `limit` bytes. Past it the stream is destroyed, which drops the connection,
- * so a target sending gigabytes costs the run one limit's worth of memory.
- */
-async function readCapped(
-  body: Readable,
-  declaredLength: string | string[] | undefined,
-  limit: number,
-  request: { href: string; method: string; status: number },
-): Promise<string> {
-  const tooLarge = () => new ResponseTooLargeError(request.href, request.method, request.status, limit);
-  if (Number(declaredLength ?? 0) > limit) {
-    body.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > limit) {
-      body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Response headers as one string each: repeated ones joined with ", " as fetch's Headers does. */
-function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw))
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
-}
-
-/**
- * How much later one request may arrive than the next without the target counting one too many:
- * a busy event loop on either side can hold one request back this long (CI machines measured up
- * to ~80 ms under load).
- */
-const JITTER_ALLOWANCE_MS = 100;
-
-/**
  * The only way the suite talks to a target. Sends only to the profile's origin (so tokens never
- * leave it), bounds every request in time, spaces requests to the profile's rate limit and
- * honours `429 Retry-After`.
+ * leave it), bounds every request in time, spaces requests to the profile's rate limit, holds the
+ * concurrency bound and honours `429 Retry-After`.
  */
 export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
+  const secure = base.protocol === 'https:';
+  const hostname = base.hostname.replace(/^\[|\]$/g, '');
   const wire = createWireClient();
-  // The target counts arrivals, not sends: requests spaced so that any rateLimitPerSecond + 1 of
-  // them span JITTER_ALLOWANCE_MS more than a second still arrive within the limit when the
-  // network or a busy event loop delays one by up to that much.
-  const interval = options.rateLimitPerSecond ? (1000 + JITTER_ALLOWANCE_MS) / options.rateLimitPerSecond : 0;
+  const pacer = createPacer(options.rateLimitPerSecond);
+  const slots = createInFlightLimit(options.maxInFlight ?? 1);
   const breaker = options.timeoutBreaker ?? 3;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  let nextSlot = 0;
-  // When the last `rateLimitPerSecond` requests really left: spacing alone lets a late send and an
-  // on-time one bunch up, the window does not.
-  const recentSends: number[] = [];
-  const windowLimit = options.rateLimitPerSecond ? Math.max(1, Math.floor(options.rateLimitPerSecond)) : 0;
-  // After a 429 every request waits, not only the one that was refused: the target asked the client to slow down.
-  const stats = { requests: 0, timeouts: 0, pausedUntil: 0 };
+  const stats = {
+    requests: 0,
+    timeouts: 0,
+    get pausedUntil() {
+      return pacer.pausedUntil;
+    },
+  };
   let lastTimeoutAt = Number.NEGATIVE_INFINITY;
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<WireCall>();
   let log: Exchange[] = [];
 
-  // Concurrent sends take their slots one after another: two waiters woken together must not
-  // both see the window free.
-  let paceQueue: Promise<void> = Promise.resolve();
-  function pace(): Promise<void> {
-    const turn = paceQueue.then(paceOne);
-    paceQueue = turn.catch(() => undefined);
-    return turn;
-  }
-
-  async function paceOne(): Promise<void> {
-    const now = Date.now();
-    const slot = Math.max(now, nextSlot, stats.pausedUntil);
-    if (interval) nextSlot = slot + interval;
-    // A timer may fire a millisecond early by the wall clock: wait until the slot has really come.
-    while (Date.now() < slot) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
-    if (!windowLimit) return;
-    for (;;) {
-      const oldest =
-        recentSends.length >= windowLimit ? (recentSends[recentSends.length - windowLimit] as number) : 0;
-      const free = oldest + 1000 + JITTER_ALLOWANCE_MS;
-      if (Date.now() >= free) break;
-      await new Promise((resolve) => setTimeout(resolve, free - Date.now()));
-    }
-    recentSends.push(Date.now());
-    if (recentSends.length > windowLimit) recentSends.splice(0, recentSends.length - windowLimit);
-  }
-
-  // The concurrency bound holds at the wire, whatever a check awaits together. A freed slot goes
-  // to the next waiter at once, so no newcomer slips in; after a 429 the bound drops to 1.
-  let maxInFlight = Math.max(1, options.maxInFlight ?? 1);
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  async function acquireSlot(): Promise<void> {
-    if (active < maxInFlight && waiting.length === 0) {
-      active++;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-  function releaseSlot(): void {
-    active--;
-    while (active < maxInFlight && waiting.length > 0) {
-      active++;
-      waiting.shift()?.();
-    }
-  }
-
-  async function once(request: WireRequest, scope: AbortSignal | undefined): Promise<ApiResponse> {
-    await acquireSlot();
+  async function once(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+    const waited = slots.acquire();
+    if (waited) await waited;
     try {
-      return await sendNow(request, scope);
+      return await sendNow(request, scope, stopped);
     } finally {
-      releaseSlot();
+      slots.release();
     }
   }
 
-  async function sendNow(request: WireRequest, scope: AbortSignal | undefined): Promise<ApiResponse> {
+  async function sendNow(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+  ): Promise<ApiResponse> {
     const { method, href } = request;
-    if (scope?.aborted) throw new TransportError(href, method, STOPPED);
-    if (options.deadlineAt && Date.now() > options.deadlineAt) {
+    if (stopped()) throw new TransportError(href, method, STOPPED);
+    if (options.deadlineAt && Date.now() > options.deadlineAt)
       throw new TransportError(href, method, 'the run deadline has passed; request not sent');
-    }
-    if (stats.timeouts >= breaker) {
+    if (stats.timeouts >= breaker)
       throw new TransportError(
         href,
         method,
         `not sent: the target already timed out ${stats.timeouts} times in this run`,
       );
-    }
-    await pace();
-    if (scope?.aborted) throw new TransportError(href, method, STOPPED);
+    const paced = pacer.pace();
+    if (paced) await paced;
+    if (stopped()) throw new TransportError(href, method, STOPPED);
     // The run deadline bounds every wait, headers and body alike: a hanging or dripping target
     // cannot hold a check past it.
     const untilDeadline = options.deadlineAt ? options.deadlineAt - Date.now() : Number.POSITIVE_INFINITY;
@@ -229,30 +150,26 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const deadlineBound = untilDeadline < options.requestTimeoutMs;
     const started = performance.now();
     stats.requests++;
-    const cancel = new AbortController();
+    const call = wire.send(request.target, {
+      method,
+      headers: { ...DEFAULT_HEADERS, ...request.headers },
+      body: request.body,
+    });
     let timedOut = false;
     const timer = setTimeout(
       () => {
         timedOut = true;
-        cancel.abort();
+        call.cancel(new Cancelled('timeout'));
       },
       Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline)),
     );
-    inFlight.add(cancel);
-    const abandon = (): void => cancel.abort();
-    scope?.addEventListener('abort', abandon, { once: true });
+    inFlight.add(call);
+    scope?.add(call);
     try {
-      const response = await wire.send(href, {
-        method,
-        headers: { 'user-agent': USER_AGENT, accept: '*/*', ...request.headers },
-        body: request.body,
-        signal: cancel.signal,
-      });
-      const bodyText = await readCapped(response.body, response.headers['content-length'], maxResponseBytes, {
-        href,
-        method,
-        status: response.status,
-      });
+      const answer = await call.answer;
+      const bodyText = await readCapped(answer.body, maxResponseBytes);
+      if (bodyText === undefined)
+        throw new ResponseTooLargeError(href, method, answer.status, maxResponseBytes);
       let json: unknown;
       let isJson = false;
       if (bodyText.length > 0) {
@@ -264,8 +181,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         }
       }
       return {
-        status: response.status,
-        headers: flatHeaders(response.headers),
+        status: answer.status,
+        headers: flatHeaders(answer.headers),
         bodyText,
         json,
         isJson,
@@ -273,9 +190,10 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
-      if (scope?.aborted && !timedOut) throw new TransportError(href, method, STOPPED);
-      if (cancel.signal.aborted && !timedOut)
+      if (!timedOut && error instanceof Cancelled) {
+        if (error.why === 'stopped') throw new TransportError(href, method, STOPPED);
         throw new TransportError(href, method, 'abandoned: another request of the same check got no answer');
+      }
       const reason = timedOut
         ? deadlineBound
           ? 'the run deadline (--deadline) passed while waiting for the answer (deadline)'
@@ -290,18 +208,18 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       throw new TransportError(href, method, reason);
     } finally {
       clearTimeout(timer);
-      inFlight.delete(cancel);
-      scope?.removeEventListener('abort', abandon);
+      inFlight.delete(call);
+      scope?.delete(call);
     }
   }
 
   /** One request, retried after each `429` as long as the wait is reasonable and fits the deadline. */
-  async function deliver(request: WireRequest, scope: AbortSignal | undefined): Promise<ApiResponse> {
+  async function deliver(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
     const { method, href } = request;
-    let response = await once(request, scope);
+    let response = await once(request, scope, stopped);
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
-      maxInFlight = 1;
+      slots.lowerTo(1);
       const header = response.headers['retry-after'];
       const asked = header === undefined ? 'without Retry-After' : `with Retry-After: ${header}`;
       const wait = retryAfterMs(header);
@@ -323,15 +241,27 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           method,
           `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
         );
-      stats.pausedUntil = Math.max(stats.pausedUntil, Date.now() + wait);
-      response = await once(request, scope);
+      pacer.pauseUntil(Date.now() + wait);
+      response = await once(request, scope, stopped);
     }
     return response;
   }
 
-  function checkOrigin(url: URL): void {
+  function outgoing(
+    url: URL,
+    method: string,
+    headers: Readonly<Record<string, string>>,
+    body?: string,
+  ): Outgoing {
     if (url.origin !== base.origin)
       throw new Error(`Refusing to send a request outside the profile's origin ${base.origin}`);
+    return {
+      method,
+      href: url.href,
+      target: { secure, hostname, port: base.port, path: `${url.pathname}${url.search}` },
+      headers,
+      body,
+    };
   }
 
   function remember(exchange: Exchange): void {
@@ -340,23 +270,18 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     if (log.length > 50) log.shift();
   }
 
-  async function send(request: ApiRequest, scope: AbortSignal | undefined): Promise<Exchange> {
+  async function send(request: ApiRequest, scope: Set<WireCall> | undefined, stopped: () => boolean) {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
     for (const [name, value] of request.query) url.searchParams.append(name, value);
-    checkOrigin(url);
-    const href = url.href;
-    const response = await deliver(
-      { method: request.method, href, headers: request.headers, body: request.body },
-      scope,
-    );
-    const exchange = { request, url: href, response };
+    const out = outgoing(url, request.method, request.headers, request.body);
+    const response = await deliver(out, scope, stopped);
+    const exchange = { request, url: out.href, response };
     remember(exchange);
     return exchange;
   }
 
-  async function forward(input: Request, scope: AbortSignal | undefined): Promise<Response> {
+  async function forward(input: Request, scope: Set<WireCall> | undefined, stopped: () => boolean) {
     const url = new URL(input.url);
-    checkOrigin(url);
     const headers: Record<string, string> = {};
     input.headers.forEach((value, key) => {
       headers[key] = value;
@@ -369,10 +294,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       headers,
       ...(body ? { body } : {}),
     };
-    const response = await deliver(
-      { method: input.method, href: url.href, headers, body: request.body },
-      scope,
-    );
+    const response = await deliver(outgoing(url, input.method, headers, request.body), scope, stopped);
     remember({ request, url: url.href, response });
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.bodyText, {
       status: response.status,
@@ -380,23 +302,34 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     });
   }
 
-  function view(scope: AbortSignal | undefined): TargetHttp {
+  const never = (): boolean => false;
+  function view(scope: Set<WireCall> | undefined, stopped: () => boolean): TargetHttp {
     return {
       origin: base.origin,
       stats,
       cancelInFlight() {
-        for (const cancel of inFlight) cancel.abort();
+        for (const call of inFlight) call.cancel(new Cancelled('sibling'));
       },
       drain() {
         const drained = log;
         log = [];
         return drained;
       },
-      send: (request) => send(request, scope),
-      forward: (input) => forward(input, scope),
-      scoped: (signal) => view(signal),
+      send: (request) => send(request, scope, stopped),
+      forward: (input) => forward(input, scope, stopped),
+      scoped(signal) {
+        const calls = new Set<WireCall>();
+        signal.addEventListener(
+          'abort',
+          () => {
+            for (const call of calls) call.cancel(new Cancelled('stopped'));
+          },
+          { once: true },
+        );
+        return view(calls, () => signal.aborted);
+      },
     };
   }
 
-  return view(undefined);
+  return view(undefined, never);
 }

@@ -8,59 +8,72 @@ export interface WireAnswer {
   readonly body: IncomingMessage;
 }
 
+/** Where a request goes: parsed once by the caller, never from a URL with credentials. */
+export interface WireTarget {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: string;
+  /** Path and query, already encoded. */
+  readonly path: string;
+}
+
+export interface WireRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | undefined;
+}
+
+/** A request on the wire: its answer, and how to abandon it (the socket is destroyed). */
+export interface WireCall {
+  readonly answer: Promise<WireAnswer>;
+  cancel(reason: Error): void;
+}
+
 export interface WireClient {
-  send(
-    href: string,
-    request: {
-      readonly method: string;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly body?: string | undefined;
-      readonly signal: AbortSignal;
-    },
-  ): Promise<WireAnswer>;
+  send(target: WireTarget, request: WireRequest): WireCall;
 }
 
 const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * HTTP/1.1 over Node's own client with kept-alive connections. Not fetch: its WHATWG streams,
- * Headers and Response objects cost the run more CPU than everything else it does per request,
- * and loading undici in the worker cost every run a tenth of a second. The body is sent with its
- * exact length, never chunked; nothing is decompressed (nothing is asked compressed).
+ * Headers and Response objects cost the run more CPU than everything else it does per request.
+ * The body is sent with its exact length, never chunked; nothing is decompressed (nothing is
+ * asked compressed). Cancelling destroys the request and its answer's stream.
  */
 export function createWireClient(): WireClient {
   // An idle connection is closed after 4 s, before common servers' keep-alive timeouts (5 s and
   // up) end it on their side: a request sent on a connection the server is closing would fail.
   const idle = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
-  const agents = { 'http:': new HttpAgent(idle), 'https:': new HttpsAgent(idle) };
+  const agents = { http: new HttpAgent(idle), https: new HttpsAgent(idle) };
   return {
-    send(href, { method, headers, body, signal }) {
-      return new Promise<WireAnswer>((resolve, reject) => {
-        const url = new URL(href);
-        const secure = url.protocol === 'https:';
-        const outgoing = { ...headers };
+    send(target, { method, headers, body }) {
+      let cancel: (reason: Error) => void = () => undefined;
+      const answer = new Promise<WireAnswer>((resolve, reject) => {
+        const outgoing: Record<string, string> = { ...headers };
         if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
         // Host, port and path only: credentials in a URL would become a Basic Authorization
         // header on every request that carries none (the 401 probes). Invalid header values
         // throw synchronously, inside the executor, so they reject the promise.
-        const sent = (secure ? httpsRequest : httpRequest)(
+        const sent = (target.secure ? httpsRequest : httpRequest)(
           {
-            protocol: url.protocol,
-            hostname: url.hostname.replace(/^\[|\]$/g, ''),
-            port: url.port,
-            path: `${url.pathname}${url.search}`,
+            hostname: target.hostname,
+            port: target.port,
+            path: target.path,
             method,
             headers: outgoing,
-            agent: secure ? agents['https:'] : agents['http:'],
-            signal,
+            agent: target.secure ? agents.https : agents.http,
           },
-          (answer) => {
-            resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: answer });
+          (incoming) => {
+            cancel = (reason) => incoming.destroy(reason);
+            resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: incoming });
           },
         );
+        cancel = (reason) => sent.destroy(reason);
         sent.on('error', reject);
         sent.end(body);
       });
+      return { answer, cancel: (reason) => cancel(reason) };
     },
   };
 }
