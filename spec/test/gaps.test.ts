@@ -78,11 +78,15 @@ describe('assumptions', () => {
   });
 });
 
+const sharedDocument = fileURLToPath(new URL('../../../shared/seed/000_021db126cf7f2b3b.txt', import.meta.url));
+
 describe('source document', () => {
-  it('the copy in spec/source is the shared API document, unchanged', () => {
-    const shared = fileURLToPath(new URL('../../../shared/seed/000_021db126cf7f2b3b.txt', import.meta.url));
-    // The shared folder sits beside the checkout on developer machines and in CI.
-    if (!existsSync(shared)) return expect.fail(`The shared API document is missing at ${shared}`);
-    expect(apiDocument).toBe(readFileSync(shared, 'utf8'));
-  });
+  // The organisation's shared folder sits beside its own checkout (and CI's); a user's clone has
+  // none, and a test may read nothing outside the repository there: skipped, saying why.
+  it.skipIf(!existsSync(sharedDocument))(
+    'the copy in spec/source is the shared API document, unchanged (skipped where ../shared is absent: a clone outside this organisation)',
+    () => {
+      expect(apiDocument).toBe(readFileSync(sharedDocument, 'utf8'));
+    },
+  );
 });
