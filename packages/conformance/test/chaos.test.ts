@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -226,8 +226,12 @@ async function runAgainst(
   const peakMemory = sampler.stop();
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const survivors = [...sampler.seen].filter(isAlive);
-  const report = JSON.parse(
-    readFileSync(join(outDir, 'conformance-report.json'), 'utf8'),
+  // A run the preflight refused (exit 2) ran no rule and wrote no report.
+  const reportFile = join(outDir, 'conformance-report.json');
+  const report = (
+    run.code === 2 && !existsSync(reportFile)
+      ? { verdict: 'refused by the preflight', rules: [] }
+      : JSON.parse(readFileSync(reportFile, 'utf8'))
   ) as ChaosRun['report'];
   return { run, wallMs, outDir, report, peakMemory, survivors };
 }
@@ -322,11 +326,13 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     expectCleanOutput(result, sandbox.secrets);
   });
 
-  it('non-JSON: plain-text 200s fail RESP-1 (exit 1)', async () => {
+  it('non-JSON: plain-text 200s are not the API: the preflight stops the run (exit 2) before any rule', async () => {
     const target = await hostile('non-json');
     const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
-    expect(result.run.code).toBe(1);
-    expect(stateOf(result, 'RESP-1')).toBe('failed');
+    expect(result.run.code).toBe(2);
+    expect(result.run.stderr).toMatch(/preflight: .* does not answer like the API, so no rule was run/);
+    expect(result.run.stderr).toMatch(/the body is not JSON/);
+    expect(result.run.stdout).not.toMatch(/\bPASS\b/);
     expectCleanOutput(result, staticSecrets);
   });
 
@@ -375,7 +381,9 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     const target = await hostile('redirect', { redirectTo: witness.origin });
     try {
       const result = await runAgainst(staticProfile(target.baseUrl), TOKENS, ['--depth', '2'], 60);
-      expect(result.run.code).not.toBe(0);
+      // A redirect is not the API: the preflight refuses the run before any rule.
+      expect(result.run.code).toBe(2);
+      expect(result.run.stderr).toMatch(/answered 30\d .*Location: http:\/\/127\.0\.0\.2.*a redirect/);
       expect(witness.hits).toEqual([]);
       expect(result.report.rules.filter((r) => r.state === 'passed').map((r) => r.id)).not.toContain(
         'RESP-3',

@@ -95,7 +95,15 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
   });
 
   const behaviour = createSandboxBehaviour(fault, variant);
-  const clock = new SandboxClock(variant === 'timestamps-with-offset');
+  const clock = new SandboxClock(
+    fault === 'timestamp-space-separator'
+      ? 'space-separated'
+      : variant === 'timestamps-with-offset'
+        ? '+00:00'
+        : variant === 'timestamps-nanoseconds'
+          ? 'nanoseconds'
+          : 'Z',
+  );
   const store = new SandboxStore(profile, clock);
   const services: SandboxServices = {
     store,

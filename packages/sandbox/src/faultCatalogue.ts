@@ -544,6 +544,13 @@ export const faultCatalogue = [
     description:
       'PATCH copies the whole body onto the rule: read-only fields (status, ids, timestamps, workspace_id) and unknown fields are applied.',
   },
+  {
+    id: 'timestamp-space-separator',
+    rule: 'RESP-1',
+    mechanism: 'default-string-conversion',
+    description:
+      'Every timestamp is written as a database or language default string conversion writes it: a space for T (2026-11-25 06:10:00.123000+00:00), which lenient date-time validators accept.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

@@ -1,6 +1,13 @@
-/** Writes every timestamp the sandbox hands out, in UTC with `Z` or, as a variant, `+00:00`. */
+/**
+ * How the sandbox writes a timestamp: `Z` (default), `+00:00` and nanoseconds (variants, both
+ * ISO 8601 in UTC), or with a space for `T` (a fault: what a default string conversion of a
+ * database or language timestamp type writes).
+ */
+export type TimestampNotation = 'Z' | '+00:00' | 'nanoseconds' | 'space-separated';
+
+/** Writes every timestamp the sandbox hands out. */
 export class SandboxClock {
-  constructor(private readonly writeOffset: boolean) {}
+  constructor(private readonly notation: TimestampNotation = 'Z') {}
 
   now(): number {
     return Date.now();
@@ -8,7 +15,16 @@ export class SandboxClock {
 
   format(epochMs: number): string {
     const iso = new Date(epochMs).toISOString();
-    return this.writeOffset ? `${iso.slice(0, -1)}+00:00` : iso;
+    switch (this.notation) {
+      case '+00:00':
+        return `${iso.slice(0, -1)}+00:00`;
+      case 'nanoseconds':
+        return `${iso.slice(0, -1)}${String(epochMs % 1000).padStart(3, '0')}417Z`;
+      case 'space-separated':
+        return `${iso.slice(0, 10)} ${iso.slice(11, -1)}000+00:00`;
+      default:
+        return iso;
+    }
   }
 
   timestamp(): string {
@@ -17,7 +33,7 @@ export class SandboxClock {
 
   /** A timestamp strictly later than `previous`, so `updated_at` advances even within one millisecond. */
   laterThan(previous: string): string {
-    const before = Date.parse(previous);
+    const before = Date.parse(previous.replace(' ', 'T'));
     const now = Date.now();
     return this.format(Number.isNaN(before) || now > before ? now : before + 1);
   }

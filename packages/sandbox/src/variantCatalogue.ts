@@ -46,6 +46,11 @@ export const variantCatalogue = [
     description: 'Timestamps are written with +00:00 instead of Z.',
   },
   {
+    id: 'timestamps-nanoseconds',
+    gap: 'A-TIMESTAMP-UTC-NOTATION',
+    description: 'Timestamps carry nine fraction digits (nanoseconds), as ISO 8601 allows.',
+  },
+  {
     id: 'released-ip-conflict',
     gap: 'NS-OTHER-RESOURCE-FIELDS',
     description:

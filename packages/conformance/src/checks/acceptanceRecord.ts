@@ -1,16 +1,8 @@
+import { isUtcDateTime } from '../spec/isoTimestamp.js';
 import type { Exchange } from '../transport/exchange.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
 
 export const ACCEPTANCE_FIELDS = ['operation_id', 'vm_id', 'status', 'submitted_at'] as const;
-
-/** ISO 8601 date-time in UTC, written with `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). */
-export function isUtcTimestamp(value: unknown): boolean {
-  return (
-    typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|z|\+00:00)$/.test(value) &&
-    !Number.isNaN(Date.parse(value))
-  );
-}
 
 export function expectAcceptanceRecord(exchange: Exchange): Record<string, unknown> {
   expectStatus(exchange, (s) => s === 202, '202 Accepted');
@@ -28,7 +20,7 @@ export function expectFreshAcceptance(exchange: Exchange): void {
       `acceptance record status is ${JSON.stringify(record.status)}, expected "accepted"`,
       exchange,
     );
-  if (!isUtcTimestamp(record.submitted_at)) {
+  if (!isUtcDateTime(record.submitted_at)) {
     throw new RuleViolation(
       `submitted_at ${JSON.stringify(record.submitted_at)} is not an ISO 8601 UTC timestamp (Z or +00:00)`,
       exchange,

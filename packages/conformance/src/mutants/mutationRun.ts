@@ -64,6 +64,9 @@ export interface MutationOptions {
   readonly enforceMechanisms?: boolean;
 }
 
+/** The rule whose sentence the preflight checks: a target it refuses is counted as failing it. */
+const PREFLIGHT_RULE = 'ENV-2';
+
 interface Job {
   readonly kind: 'fault' | 'variant';
   readonly id: string;
@@ -107,10 +110,14 @@ function runOne(
       } catch {
         outcome = undefined;
       }
-      const failedRules = outcome?.rules.filter((r) => r.state === 'failed').map((r) => r.id) ?? [];
-      const runErrors = outcome?.runErrors ?? [
-        `no report (exit ${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`,
-      ];
+      // The preflight refuses a target whose base URL does not answer like the API (exit 2, no
+      // report): it judged the sentence ENV-2 quotes, "{base_url} ends with /v1", and counts as ENV-2.
+      const lastLine = stderr.trim().split('\n').at(-1) ?? '';
+      const refused = !outcome && code === 2 && /preflight: /.test(lastLine);
+      const failedRules = refused
+        ? [PREFLIGHT_RULE]
+        : (outcome?.rules.filter((r) => r.state === 'failed').map((r) => r.id) ?? []);
+      const runErrors = refused ? [] : (outcome?.runErrors ?? [`no report (exit ${code}): ${lastLine}`]);
       const durationMs = Date.now() - started;
       if (job.kind === 'fault') {
         resolve({
@@ -120,7 +127,11 @@ function runOne(
           ...(job.mechanism ? { mechanism: job.mechanism } : {}),
           failedRules,
           ok: failedRules.length > 0,
-          ...(runErrors.length > 0 ? { note: runErrors.join('; ') } : {}),
+          ...(runErrors.length > 0
+            ? { note: runErrors.join('; ') }
+            : refused
+              ? { note: `refused by the preflight (exit 2): ${lastLine}` }
+              : {}),
           durationMs,
         });
       } else {
@@ -129,7 +140,11 @@ function runOne(
           id: job.id,
           failedRules,
           ok: failedRules.length === 0 && runErrors.length === 0 && code === 0,
-          ...(runErrors.length > 0 ? { note: runErrors.join('; ') } : {}),
+          ...(runErrors.length > 0
+            ? { note: runErrors.join('; ') }
+            : refused
+              ? { note: `refused by the preflight (exit 2): ${lastLine}` }
+              : {}),
           durationMs,
         });
       }

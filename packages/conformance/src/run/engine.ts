@@ -19,6 +19,7 @@ import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS }
 import type { RunOutcome, TestOutcome } from './outcome.js';
 import { outputDirectoryProblem } from './outputDirectory.js';
 import { planChecks, plansSchemaAudit } from './plan.js';
+import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
 import { type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
@@ -226,6 +227,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         : undefined,
     );
     const { session, target, environment } = prepared;
+    if (!stopRun.signal.aborted) await preflight(session, redactor.redact(target.profile.baseUrl));
     emit({
       type: 'run-start',
       target: redactor.redact(target.profile.name),

@@ -7,6 +7,7 @@ import {
 } from '@cloud-api/spec';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isIsoDateTime } from './isoTimestamp.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -54,6 +55,8 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
   const ajv = addFormats(
     new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false }),
   );
+  // ajv-formats' date-time also takes a space for `T`; the document's `datetime` is ISO 8601.
+  ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
   // Each component schema is registered once per variant, so every response schema that refers
   // to it shares one compiled validator instead of compiling its own copy.
   for (const [name, schema] of Object.entries(doc.components.schemas)) {

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../src/run/engine.js';
+import { RunSetupError } from '../src/run/runSetupError.js';
+import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import { type LocalServer, listenLocally } from './localServer.js';
+import { runCli } from './runCli.js';
+
+const TOKEN = 'svc_dev_key_preflight_full_0123456789';
+
+/** Targets that are not the API, each answering every request the same way. */
+const wrongTargets: Record<string, (res: ServerResponse) => void> = {
+  '404 with a JSON detail everywhere (a mistyped path prefix behind a JSON framework)': (res) =>
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'),
+  'an HTML page (a single-page app or a default server)': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><html><body>Welcome</body></html>'),
+  'a redirect to a login page': (res) =>
+    res.writeHead(302, { location: 'https://login.example.invalid/sso' }).end(),
+  'a plain-text 200': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'),
+};
+
+const servers: LocalServer[] = [];
+afterAll(async () => Promise.all(servers.map((server) => server.close())));
+
+function profileFor(origin: string): TargetProfile {
+  return {
+    name: 'wrong target',
+    baseUrl: `${origin}/v1`,
+    environment: 'development',
+    identities: { full: { token: TOKEN, scopes: scopeNames(), workspaces: 'all' } },
+    workspaces: { primary: '1042', secondary: '1043' },
+    resources: {
+      restoreIds: ['rst-1'],
+      natRules: [{ vpcId: 'vpc-1', natGatewayId: 'nat-1', ruleId: 'pfr-1' }],
+    },
+    billing: { skuCode: 'sku-1' },
+  };
+}
+
+const SUBSETS = ['WS-1,WS-2,NEG-1,ISO-1,ERR-3,SCOPE-2', 'WS-1', 'AUTH-1', 'ERR-3', undefined];
+
+describe('preflight: a base URL that does not serve the API never passes', () => {
+  it.each(Object.entries(wrongTargets))(
+    '%s: every rule subset stops before any rule, naming the URL',
+    async (_name, answer) => {
+      let requests = 0;
+      const server = await listenLocally((_req, res) => {
+        requests++;
+        answer(res);
+      });
+      servers.push(server);
+      for (const rules of SUBSETS) {
+        const before = requests;
+        const run = runConformance({
+          profile: profileFor(server.origin),
+          strict: true,
+          depth: 2,
+          reporters: [],
+          print: () => undefined,
+          ...(rules ? { rules } : {}),
+        });
+        await expect(run, rules ?? 'every rule').rejects.toThrow(RunSetupError);
+        await expect(run).rejects.toThrow(
+          `preflight: ${server.origin}/v1 does not answer like the API, so no rule was run`,
+        );
+        // Only the preflight's reads were sent: no rule ran.
+        expect(requests - before).toBeLessThanOrEqual(3);
+      }
+    },
+  );
+
+  it('the CLI exits 2 with one line naming the URL and what came back, and no token', async () => {
+    const server = await listenLocally((_req, res) =>
+      wrongTargets['404 with a JSON detail everywhere (a mistyped path prefix behind a JSON framework)']?.(
+        res,
+      ),
+    );
+    servers.push(server);
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-'));
+    const file = join(dir, 'profile.yaml');
+    writeFileSync(
+      file,
+      `name: mistyped\nbaseUrl: ${server.origin}/api/v1\nenvironment: development\nidentities:\n  full: { token: "\${PREFLIGHT_TOKEN}", scopes: all, workspaces: all }\nworkspaces: { primary: "1042", secondary: "1043" }\nbilling: { skuCode: sku-1 }\n`,
+    );
+    const run = await runCli(
+      ['--target', file, '--strict', '--rules', 'WS-1,WS-2,NEG-1,ISO-1,ERR-3,SCOPE-2'],
+      {
+        env: { PREFLIGHT_TOKEN: TOKEN },
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`preflight: ${server.origin}/api/v1 does not answer like the API`));
+    expect(run.stderr).toMatch(
+      /answered 404 \(application\/json\): "\{\\"detail\\":\\"Not Found\\"\}"; an operation on a collection is not found/,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(TOKEN);
+    expect(run.stdout).not.toMatch(/PASS/);
+  });
+
+  it('a correct target passes the preflight and runs its rules', async () => {
+    const result = await runConformance({ rules: 'WS-1', depth: 1, reporters: [], print: () => undefined });
+    expect(result.exitCode).toBe(0);
+  });
+});
