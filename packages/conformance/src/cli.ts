@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runConformance } from './run/engine.js';
+import { cliInvocation } from './run/invocation.js';
 import {
   DEFAULT_DEADLINE_SECONDS,
   DEFAULT_DEPTH,
@@ -86,7 +87,7 @@ const program = new Command()
   )
   .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
-  .option('--replay <file>', 're-run exactly the case recorded in a replay file (combine with --target)')
+  .option('--replay <file>', 're-run exactly the case recorded in a replay file, against the target it recorded (--target to replay elsewhere)')
   .option('--allow-production', 'allow a production profile that also sets allowProduction: true', false)
   .option('--shard <i/n>', 'run only shard i of n (every check of a rule in one shard, for CI machines)')
   .option(
@@ -177,7 +178,9 @@ async function main(): Promise<number> {
   process.on('SIGTERM', () => interrupt('SIGTERM'));
   try {
     const result = await runConformance({
-      target: opts.target,
+      // Left out when not typed: a replay then runs against the target its file recorded.
+      ...(program.getOptionValueSource('target') === 'default' ? {} : { target: opts.target }),
+      invocation: cliInvocation(),
       depth: opts.depth,
       reporters: opts.reporter ?? ['table'],
       allowProduction: opts.allowProduction,

@@ -83,7 +83,8 @@ function environmentWith(http: TargetHttp): CheckRunEnvironment {
     session,
     schemaAudit: createSchemaAudit(validator),
     runDir: mkdtempSync(join(tmpdir(), 'conformance-check-runner-')),
-    targetName: 'fake',
+    recordedTarget: { target: '(profile object)', profileDigest: '0' },
+    replayCommand: (file) => `npx cloud-api-conformance --replay ${file} --target fake.yaml`,
     recordCreated: () => undefined,
   };
 }

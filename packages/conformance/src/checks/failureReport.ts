@@ -12,6 +12,8 @@ export interface FailureReport {
   readonly request?: { method: string; url: string; headers: Record<string, string>; body?: string };
   readonly response?: { status: number; headers: Record<string, string>; body: string };
   readonly replayFile?: string;
+  /** The command that re-runs exactly this case against the same target, as the user ran the CLI. */
+  readonly replayCommand?: string;
 }
 
 const MAX_BODY = 2000;
@@ -75,6 +77,6 @@ export function formatFailure(report: FailureReport): string {
     if (type) lines.push(`    content-type: ${type}`);
     lines.push(`    body: ${report.response.body || '(empty)'}`);
   }
-  if (report.replayFile) lines.push(`  replay: pnpm conformance --replay ${report.replayFile}`);
+  if (report.replayCommand) lines.push(`  replay: ${report.replayCommand}`);
   return lines.join('\n');
 }

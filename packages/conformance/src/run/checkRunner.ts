@@ -9,7 +9,7 @@ import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
 import { TransportError } from '../transport/exchange.js';
 import type { CreatedRecord } from './outcome.js';
 import { CheckFailure, CheckIncomplete, runProperty } from './propertyRunner.js';
-import { type ReplayCase, writeReplayFile } from './replayFile.js';
+import { type RecordedTarget, type ReplayCase, writeReplayFile } from './replayFile.js';
 import { StopReason, stopMessage } from './stopReason.js';
 
 /** What the engine lends every check of a run. */
@@ -19,7 +19,9 @@ export interface CheckRunEnvironment {
   /** Directory for replay files. */
   readonly runDir: string;
   /** The target as the replay file records it. */
-  readonly targetName: string;
+  readonly recordedTarget: RecordedTarget;
+  /** The command that replays a replay file, as the user runs the CLI. */
+  replayCommand(file: string): string;
   readonly replay?: ReplayCase;
   readonly recordCreated: (record: CreatedRecord) => void;
 }
@@ -134,10 +136,10 @@ export async function runCheck(
             const replayFile = writeReplayFile(
               environment.runDir,
               report,
-              { target: environment.targetName, depth: session.depth },
+              { target: environment.recordedTarget, depth: session.depth },
               redactor,
             );
-            const withFile = { ...report, replayFile };
+            const withFile = { ...report, replayFile, replayCommand: environment.replayCommand(replayFile) };
             failures.push(withFile);
             return withFile;
           },

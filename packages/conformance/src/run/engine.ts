@@ -21,7 +21,7 @@ import { outputDirectoryProblem } from './outputDirectory.js';
 import { planChecks, plansSchemaAudit } from './plan.js';
 import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
-import { type PreparedRun, prepareRun } from './runSetup.js';
+import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
 import { StopReason } from './stopReason.js';
 import {
@@ -76,6 +76,8 @@ export interface RunOptions {
    * it prints, errors included, goes through the same one.
    */
   readonly redactor?: SecretRedactor;
+  /** How the user runs the CLI (`pnpm conformance`, `npx cloud-api-conformance`…), for printed replay commands. */
+  readonly invocation?: string;
 }
 
 export interface RunResult {
@@ -138,12 +140,43 @@ function checkedOptions(options: RunOptions) {
     ...(replay ? { replay } : {}),
   };
   const planned = planChecks(checkRegistry, planOptions);
+  const target = replayTarget(options, replay);
   const withAudit = plansSchemaAudit(planOptions);
   if (options.outDir !== undefined) {
     const problem = outputDirectoryProblem(options.outDir);
     if (problem) throw new RunSetupError(problem);
   }
-  return { reporters, depth, seed, concurrency, deadlineMs, replay, planned, withAudit };
+  return { reporters, depth, seed, concurrency, deadlineMs, replay, planned, withAudit, target };
+}
+
+/**
+ * The target of the run: as given, else the one a replay file recorded (a replay reproduces where
+ * the failure was seen, never silently on the embedded sandbox).
+ */
+function replayTarget(
+  options: RunOptions,
+  replay: ReplayCase | undefined,
+): Pick<RunOptions, 'target' | 'sandboxFault' | 'sandboxVariant'> {
+  const given = {
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.sandboxFault ? { sandboxFault: options.sandboxFault } : {}),
+    ...(options.sandboxVariant ? { sandboxVariant: options.sandboxVariant } : {}),
+  };
+  if (!replay || options.target !== undefined || options.profile) return given;
+  const recorded = replay.target;
+  if (!recorded)
+    throw new RunSetupError(
+      `--replay ${options.replayFile}: this replay file does not record its target (written by an older version); pass --target with the profile the failure was seen on`,
+    );
+  if (recorded.target === PROFILE_OBJECT)
+    throw new RunSetupError(
+      `--replay ${options.replayFile}: the failure was seen by a programmatic run with a profile object; pass --target with that profile's file`,
+    );
+  return {
+    target: recorded.target,
+    ...(recorded.sandboxFault ? { sandboxFault: recorded.sandboxFault } : {}),
+    ...(recorded.sandboxVariant ? { sandboxVariant: recorded.sandboxVariant } : {}),
+  };
 }
 
 const refOf = (check: { rule: string; title: string }): CheckRef => ({
@@ -197,10 +230,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   try {
     prepared = await prepareRun(
       {
-        ...(options.target !== undefined ? { target: options.target } : {}),
+        ...settings.target,
         ...(options.profile ? { profile: options.profile } : {}),
-        ...(options.sandboxFault ? { sandboxFault: options.sandboxFault } : {}),
-        ...(options.sandboxVariant ? { sandboxVariant: options.sandboxVariant } : {}),
+        ...(options.invocation ? { invocation: options.invocation } : {}),
         ...(options.env ? { env: options.env } : {}),
         signal: stopRun.signal,
         depth: settings.depth,
@@ -227,6 +259,23 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         : undefined,
     );
     const { session, target, environment } = prepared;
+    const recorded = settings.replay?.target;
+    if (recorded) {
+      const now = environment.recordedTarget;
+      const notice = options.progress ?? rawPrint;
+      if (now.target !== recorded.target)
+        notice(
+          redactor.redact(
+            `Replaying against ${now.target}, not ${recorded.target} where the failure was recorded (--target was given).`,
+          ),
+        );
+      else if (now.profileDigest !== recorded.profileDigest)
+        notice(
+          redactor.redact(
+            `The profile ${now.target} changed since the failure was recorded: the replay may not reproduce it.`,
+          ),
+        );
+    }
     if (!stopRun.signal.aborted) await preflight(session, redactor.redact(target.profile.baseUrl));
     emit({
       type: 'run-start',

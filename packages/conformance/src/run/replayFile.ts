@@ -11,12 +11,25 @@ import { RunSetupError } from './runSetupError.js';
  * counterexample. Written by the check runner, read by `--replay`; this module is the format.
  */
 export interface ReplayCase {
+  /** The target the failure was seen on, as `--target` named it; absent in files of older versions. */
+  readonly target?: RecordedTarget;
   readonly rule: string;
   /** The check's title: checks are found by it. */
   readonly test: string;
   readonly seed: number;
   readonly path: string;
   readonly depth?: number;
+}
+
+/** The target of a run as a replay file records it: never a token. */
+export interface RecordedTarget {
+  /** `sandbox`, `prism`, an absolute profile path, or `(profile object)` for programmatic runs. */
+  readonly target: string;
+  /** A digest of the profile's non-secret fields, to tell when the profile changed since. */
+  readonly profileDigest: string;
+  /** `--sandbox-fault` / `--sandbox-variant` the embedded sandbox was started with. */
+  readonly sandboxFault?: string;
+  readonly sandboxVariant?: string;
 }
 
 const KIND = 'conformance-replay';
@@ -27,7 +40,7 @@ const FAST_CHECK_PATH = /^\d+(:\d+)*$/;
 export function writeReplayFile(
   runDir: string,
   report: FailureReport,
-  context: { readonly target: string; readonly depth: number },
+  context: { readonly target: RecordedTarget; readonly depth: number },
   redactor: SecretRedactor,
 ): string {
   const dir = join(runDir, 'replays');
@@ -87,11 +100,26 @@ export function readReplayFile(path: string, knownTitle: (title: string) => bool
             ? `depth ${JSON.stringify(parsed.depth)} is not an integer from ${depthLimits.min} to ${depthLimits.max}`
             : undefined;
   if (problem) throw new RunSetupError(`--replay ${path}: ${problem}; ${HINT}`);
+  const target = recordedTarget((parsed as { target?: unknown }).target);
   return {
+    ...(target ? { target } : {}),
     rule: parsed.rule,
     test: parsed.test,
     seed: parsed.seed,
     path: parsed.path,
     ...(parsed.depth !== undefined ? { depth: parsed.depth } : {}),
+  };
+}
+
+/** The recorded target of a replay file, when it has one in this version's form. */
+function recordedTarget(value: unknown): RecordedTarget | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { target, profileDigest, sandboxFault, sandboxVariant } = value as Record<string, unknown>;
+  if (typeof target !== 'string' || typeof profileDigest !== 'string') return undefined;
+  return {
+    target,
+    profileDigest,
+    ...(typeof sandboxFault === 'string' ? { sandboxFault } : {}),
+    ...(typeof sandboxVariant === 'string' ? { sandboxVariant } : {}),
   };
 }

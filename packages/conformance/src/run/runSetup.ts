@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
@@ -7,6 +8,7 @@ import { createSession, type Session } from '../session/session.js';
 import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
 import { createResponseValidator } from '../spec/responseValidator.js';
 import { createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
+import { redactProfile, type TargetProfile } from '../targetProfile/index.js';
 import {
   productionGuard,
   type ResolvedTarget,
@@ -16,9 +18,10 @@ import {
 import type { Exchange } from '../transport/exchange.js';
 import { createTargetHttp } from '../transport/targetHttp.js';
 import type { CheckRunEnvironment } from './checkRunner.js';
+import { shellQuoted } from './invocation.js';
 import type { CreatedRecord } from './outcome.js';
 import { effectiveConcurrency } from './plan.js';
-import type { ReplayCase } from './replayFile.js';
+import type { RecordedTarget, ReplayCase } from './replayFile.js';
 
 export interface RunSettings extends TargetChoice {
   readonly depth: number;
@@ -29,6 +32,8 @@ export interface RunSettings extends TargetChoice {
   readonly deadlineAt: number;
   readonly runDir: string;
   readonly replay?: ReplayCase;
+  /** How the user runs the CLI, for the replay commands printed with failures. */
+  readonly invocation?: string;
 }
 
 /** A started target and the session its checks share; `close` stops what was started. */
@@ -92,7 +97,23 @@ export async function prepareRun(
       session,
       schemaAudit,
       runDir: settings.runDir,
-      targetName: redactor.redact(profile.name),
+      recordedTarget: recordedTargetOf(settings, profile, redactor),
+      replayCommand(file) {
+        const recorded = recordedTargetOf(settings, profile, redactor);
+        const target =
+          recorded.target === PROFILE_OBJECT ? '<your profile file>' : shellQuoted(recorded.target);
+        return redactor.redact(
+          [
+            settings.invocation ?? 'npx cloud-api-conformance',
+            '--replay',
+            shellQuoted(file),
+            '--target',
+            target,
+            ...(recorded.sandboxFault ? ['--sandbox-fault', recorded.sandboxFault] : []),
+            ...(recorded.sandboxVariant ? ['--sandbox-variant', recorded.sandboxVariant] : []),
+          ].join(' '),
+        );
+      },
       ...(settings.replay ? { replay: settings.replay } : {}),
       recordCreated(record) {
         created.push(record);
@@ -118,4 +139,34 @@ export async function prepareRun(
     await target.running?.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** What a replay file records for a run given a profile object rather than a file. */
+export const PROFILE_OBJECT = '(profile object)';
+
+/** A digest of what a profile says apart from its secrets (and the embedded targets' random ports). */
+export function profileDigest(profile: TargetProfile, redactor: SecretRedactor, kind: string): string {
+  const stable = kind === 'real' ? redactProfile(profile, redactor) : { kind };
+  return createHash('sha256').update(JSON.stringify(stable)).digest('hex').slice(0, 16);
+}
+
+/** The target a replay file records: as `--target` named it (a profile by its absolute path), never a token. */
+function recordedTargetOf(
+  settings: RunSettings,
+  profile: TargetProfile,
+  redactor: SecretRedactor,
+): RecordedTarget {
+  const named = settings.target ?? 'sandbox';
+  const target = settings.profile
+    ? PROFILE_OBJECT
+    : named === 'sandbox' || named === 'prism'
+      ? named
+      : resolve(named);
+  const kind = settings.profile || (named !== 'sandbox' && named !== 'prism') ? 'real' : named;
+  return {
+    target,
+    profileDigest: profileDigest(profile, redactor, kind),
+    ...(settings.sandboxFault ? { sandboxFault: settings.sandboxFault } : {}),
+    ...(settings.sandboxVariant ? { sandboxVariant: settings.sandboxVariant } : {}),
+  };
 }
