@@ -78,7 +78,9 @@ describe('assumptions', () => {
   });
 });
 
-const sharedDocument = fileURLToPath(new URL('../../../shared/seed/000_021db126cf7f2b3b.txt', import.meta.url));
+const sharedDocument = fileURLToPath(
+  new URL('../../../shared/seed/000_021db126cf7f2b3b.txt', import.meta.url),
+);
 
 describe('source document', () => {
   // The organisation's shared folder sits beside its own checkout (and CI's); a user's clone has

@@ -87,7 +87,10 @@ const program = new Command()
   )
   .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
-  .option('--replay <file>', 're-run exactly the case recorded in a replay file, against the target it recorded (--target to replay elsewhere)')
+  .option(
+    '--replay <file>',
+    're-run exactly the case recorded in a replay file, against the target it recorded (--target to replay elsewhere)',
+  )
   .option('--allow-production', 'allow a production profile that also sets allowProduction: true', false)
   .option('--shard <i/n>', 'run only shard i of n (every check of a rule in one shard, for CI machines)')
   .option(
