@@ -16,7 +16,11 @@ export function ruleMark(rule: Pick<RuleOutcome, 'state' | 'level'>): string {
 export function ruleDetail(rule: RuleOutcome): string {
   const count = (state: CheckState) => rule.tests.filter((t) => t.state === state).length;
   const reasons = (state: CheckState) => [
-    ...new Set(rule.tests.filter((t) => t.state === state).map((t) => t.reason ?? state)),
+    ...new Set(
+      rule.tests
+        .filter((t) => t.state === state)
+        .map((t) => `${t.reason ?? state}${t.remedy ? ` (what to do: ${t.remedy})` : ''}`),
+    ),
   ];
   switch (rule.state) {
     case 'skipped':

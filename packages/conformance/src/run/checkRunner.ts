@@ -6,9 +6,9 @@ import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
 import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
-import { TransportError } from '../transport/exchange.js';
+import { ResponseTooLargeError, TransportError } from '../transport/exchange.js';
 import type { CreatedRecord } from './outcome.js';
-import { CheckFailure, CheckIncomplete, runProperty } from './propertyRunner.js';
+import { CheckFailure, CheckIncomplete, CheckInconclusive, runProperty } from './propertyRunner.js';
 import { type RecordedTarget, type ReplayCase, writeReplayFile } from './replayFile.js';
 import { StopReason, stopMessage } from './stopReason.js';
 
@@ -168,6 +168,15 @@ export async function runCheck(
       return { state: 'incomplete', reason: stopMessage(signal) };
     if (error instanceof CheckIncomplete)
       return { state: 'incomplete', reason: redactor.redact(error.message) };
+    // The suite's own limits (a body over maxResponseBytes) are never the server's failure.
+    if (error instanceof CheckInconclusive || error instanceof ResponseTooLargeError)
+      return {
+        state: 'inconclusive',
+        reason: redactor.redact(
+          error instanceof CheckInconclusive ? error.message : `no verdict: ${error.message}`,
+        ),
+        remedy: redactor.redact(error.remedy),
+      };
     // A request outside a property (a baseline, a first create) that got no answer.
     if (error instanceof TransportError)
       return { state: 'incomplete', reason: redactor.redact(`not finished: ${error.message}`) };

@@ -5,7 +5,7 @@ import { describeExchange, type FailureReport } from '../checks/failureReport.js
 import { RuleViolation } from '../checks/ruleViolation.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import type { Session } from '../session/session.js';
-import { TransportError } from '../transport/exchange.js';
+import { ResponseTooLargeError, TransportError } from '../transport/exchange.js';
 import { type PooledFailure, plannedCases, runCasePool } from './casePool.js';
 import type { ReplayCase } from './replayFile.js';
 import { stopMessage } from './stopReason.js';
@@ -15,6 +15,17 @@ export class CheckIncomplete extends Error {
   constructor(reason: string) {
     super(reason);
     this.name = 'CheckIncomplete';
+  }
+}
+
+/** The check hit one of the suite's own limits (a body over maxResponseBytes): no verdict either way. */
+export class CheckInconclusive extends Error {
+  constructor(
+    reason: string,
+    readonly remedy: string,
+  ) {
+    super(reason);
+    this.name = 'CheckInconclusive';
   }
 }
 
@@ -91,6 +102,7 @@ export async function runProperty<T>(
   const numRuns =
     Math.max(1, Math.min(session.depth, options.maxRuns ?? Number.POSITIVE_INFINITY)) + examples.length;
   let transportFailure: TransportError | undefined;
+  let tooLarge: ResponseTooLargeError | undefined;
   let observedCases = 0;
   const notApplicableWhys: string[] = [];
   const guarded = async (value: T): Promise<void> => {
@@ -98,11 +110,13 @@ export async function runProperty<T>(
     if (signal.aborted) throw new CheckIncomplete(stopMessage(signal));
     // Once the target gave no answer, shrinking would only wait for more timeouts.
     if (transportFailure) throw transportFailure;
+    if (tooLarge) throw tooLarge;
     try {
       const verdict = await predicate(value);
       if (verdict.observed) observedCases++;
       else notApplicableWhys.push(verdict.why);
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) tooLarge ??= error;
       if (error instanceof TransportError && !transportFailure) {
         transportFailure = error;
         // Concurrent siblings would only wait out their own timeouts: the check is incomplete.
@@ -116,6 +130,8 @@ export async function runProperty<T>(
     if (signal.aborted) throw new CheckIncomplete(stopMessage(signal));
     // No answer is no verdict: the rule was neither kept nor broken where nothing came back.
     if (transportFailure) throw new CheckIncomplete(`not finished: ${transportFailure.message}`);
+    // Nor is an answer the suite would not read whole.
+    if (tooLarge) throw new CheckInconclusive(`no verdict: ${tooLarge.message}`, tooLarge.remedy);
   };
   const evidence = (): PropertyEvidence => ({
     observed: observedCases > 0,
@@ -173,6 +189,10 @@ export async function runProperty<T>(
   }
   if (error instanceof TransportError) throw new CheckIncomplete(`not finished: ${error.message}`);
   if (error instanceof CheckIncomplete) throw error;
+  if (error instanceof ResponseTooLargeError || tooLarge) {
+    const limit = error instanceof ResponseTooLargeError ? error : (tooLarge as ResponseTooLargeError);
+    throw new CheckInconclusive(`no verdict: ${limit.message}`, limit.remedy);
+  }
   const counterexample = rerun ? details.counterexample?.[0] : pooled?.value;
   const exchanges = http.drain();
   const exchange = error instanceof RuleViolation && error.exchange ? error.exchange : exchanges.at(-1);

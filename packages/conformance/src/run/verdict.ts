@@ -154,6 +154,11 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
       : []),
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
+    // A run that saw no evidence for any rule shows nothing: it is never green, strict or not.
+    ...(tests.some((t) => t.state === 'inconclusive') &&
+    !tests.some((t) => t.state === 'passed' || t.state === 'failed')
+      ? ['no check saw evidence either way: every check that ran was inconclusive']
+      : []),
   ];
 }
 

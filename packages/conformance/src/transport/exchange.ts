@@ -40,7 +40,8 @@ export class TransportError extends Error {
 
 /**
  * The target's answer was larger than the profile's `maxResponseBytes`. Reading stopped there and
- * the connection was dropped: an answer that size is a fault of the check that asked for it.
+ * the connection was dropped. The limit is the suite's own, not the document's: a check it stops is
+ * inconclusive, never failed.
  */
 export class ResponseTooLargeError extends Error {
   constructor(
@@ -50,9 +51,14 @@ export class ResponseTooLargeError extends Error {
     readonly limitBytes: number,
   ) {
     super(
-      `${method} ${url} answered ${status} with a body larger than ${limitBytes} bytes (maxResponseBytes); the suite stopped reading and dropped the connection. The API's answers are single JSON records: raise maxResponseBytes in the profile only if the target really sends such bodies.`,
+      `${method} ${url} answered ${status} with a body larger than ${limitBytes} bytes (maxResponseBytes); the suite stopped reading and dropped the connection`,
     );
     this.name = 'ResponseTooLargeError';
+  }
+
+  /** What to do: the limit is the suite's, not the document's. */
+  get remedy(): string {
+    return `raise maxResponseBytes in the profile above ${this.limitBytes} if the target really sends bodies that large (the document sets no size limit)`;
   }
 }
 
