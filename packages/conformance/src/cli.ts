@@ -11,6 +11,7 @@ import {
 } from './run/options.js';
 import { killDescendants } from './run/processTree.js';
 import { RunSetupError } from './run/runSetupError.js';
+import { suiteVersion } from './run/suiteVersion.js';
 import { EXIT_CODES } from './run/verdict.js';
 import { createSecretRedactor } from './secrets/secretRedactor.js';
 import {
@@ -66,6 +67,7 @@ const program = new Command()
   .description(
     'Checks, rule by rule, whether an environment obeys the Cloud Infrastructure Public API document.',
   )
+  .version(suiteVersion(), '--version', 'print the version of the suite and exit')
   .addOption(
     new Option(
       '--target <target>',

@@ -12,9 +12,11 @@ export function reportContext(
   outDir: string,
   print: (text: string) => void,
   redactor: SecretRedactor,
+  outDirChosen = true,
 ): ReportContext {
   return {
     outDir,
+    outDirChosen,
     print: (text) => print(redactor.redact(text)),
     writeFile(name, text) {
       mkdirSync(outDir, { recursive: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { type ReplayCase, readReplayFile } from './replayFile.js';
 import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
 import { StopReason } from './stopReason.js';
+import { suiteVersion } from './suiteVersion.js';
 import {
   exitCodeOf,
   gateOf,
@@ -87,15 +88,6 @@ export interface RunResult {
 }
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-function suiteVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string })
-      .version;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function specHash(): string {
   return createHash('sha256').update(readFileSync(openApiJsonPath)).digest('hex');
@@ -199,7 +191,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     ...settings.reporters,
   ];
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
-  const context = reportContext(outDir, rawPrint, redactor);
+  const context = reportContext(outDir, rawPrint, redactor, options.outDir !== undefined);
   const emit = (event: RunEvent): void => {
     for (const reporter of reporters) reporter.onEvent(event, context);
   };
@@ -372,5 +364,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     clearTimeout(deadline);
     options.signal?.removeEventListener('abort', onInterrupt);
     await prepared?.close();
+    // A directory the run made for itself goes, unless a failure's replay file (which its printed
+    // replay line names) or the log of what the run created on a real target is in it.
+    const keep =
+      existsSync(join(outDir, 'replays')) ||
+      (prepared?.target.kind === 'real' && existsSync(join(outDir, 'created.jsonl')));
+    if (options.outDir === undefined && !keep) rmSync(outDir, { recursive: true, force: true });
   }
 }

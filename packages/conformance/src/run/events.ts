@@ -38,6 +38,8 @@ export type RunEvent =
 /** Where a reporter may write: both ways out pass through the run's redactor. */
 export interface ReportContext {
   readonly outDir: string;
+  /** Whether the user chose `outDir` (`--out`); otherwise it is a temporary directory. */
+  readonly outDirChosen: boolean;
   print(text: string): void;
   /** Writes `name` under the output directory and returns its path. */
   writeFile(name: string, text: string): string;

@@ -1,0 +1,33 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+const runDirs = (): string[] =>
+  readdirSync(tmpdir()).filter((name) => /^conformance-[A-Za-z0-9]{6}$/.test(name));
+
+describe('CLI outputs a user can rely on', () => {
+  it('--version prints the suite version and exits 0', async () => {
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+  });
+
+  it('--reporter json without --out prints the JSON report on stdout, and leaves no temporary directory', async () => {
+    // A temporary directory of its own, so no other test's runs show up in it.
+    const privateTmp = mkdtempSync(join(tmpdir(), 'conformance-outputs-'));
+    const run = await runCli(['--rules', 'WS-1,RESP-3', '--depth', '2', '--reporter', 'json'], {
+      env: { TMPDIR: privateTmp },
+    });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { kind: string; verdict: string; rules: { id: string }[] };
+    expect(report.kind).toBe('conformance-report');
+    expect(report.verdict).toBe('passed');
+    expect(report.rules.map((rule) => rule.id)).toEqual(['WS-1', 'RESP-3']);
+    expect(readdirSync(privateTmp)).toEqual([]);
+  });
+});
