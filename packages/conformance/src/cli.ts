@@ -60,7 +60,8 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Shell convention: 128 + the signal number. */
-const EXIT_CODE_OF_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+const EXIT_CODE_OF_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof EXIT_CODE_OF_SIGNAL;
 
 const program = new Command()
   .name('conformance')
@@ -124,7 +125,8 @@ Exit codes:
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
   ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
   ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
-  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM. Reports still list every check.`,
+  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (a closed terminal).
+       Reports still list every check.`,
   )
   // Errors are printed by main() as one line; commander's own exit is replaced by exit code 2.
   .exitOverride()
@@ -166,8 +168,8 @@ async function main(): Promise<number> {
     sandboxVariant?: string;
   }>();
   const controller = new AbortController();
-  let interruptedBy: 'SIGINT' | 'SIGTERM' | undefined;
-  const interrupt = (signal: 'SIGINT' | 'SIGTERM'): void => {
+  let interruptedBy: StopSignal | undefined;
+  const interrupt = (signal: StopSignal): void => {
     if (interruptedBy) {
       // Forced: nothing the run started may outlive this process (a Prism mock).
       killDescendants('SIGKILL');
@@ -177,10 +179,11 @@ async function main(): Promise<number> {
     process.stderr.write(
       `\nInterrupted (${signal}): stopping the run, writing the reports and stopping the target (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)…\n`,
     );
-    controller.abort();
+    controller.abort(signal);
   };
   process.on('SIGINT', () => interrupt('SIGINT'));
   process.on('SIGTERM', () => interrupt('SIGTERM'));
+  process.on('SIGHUP', () => interrupt('SIGHUP'));
   try {
     const result = await runConformance({
       // Left out when not typed: a replay then runs against the target its file recorded.

@@ -288,4 +288,20 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     // Prism is killed by the exit hook; give it a moment to go.
     await until(() => [...run.seen].every((pid) => !isAlive(pid)), 'every process of the run to end', 10_000);
   });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s to the CLI ends the run with the JSON report written (exit %i)', async (signal, code) => {
+    const out = mkdtempSync(join(tmpdir(), `conformance-interrupt-${signal}-`));
+    const run = startCli(['--target', 'prism', '--depth', '200', '--reporter', 'json', '--out', out]);
+    await until(() => checksRunning(run), 'the checks to start');
+    process.kill(run.child.pid as number, signal);
+    const exit = await run.exited;
+    expect(exit.code).toBe(code);
+    const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
+    expect(report.verdict).toBe('incomplete');
+    expect(report.tests.some((test) => (test.reason ?? '').includes(`interrupted (${signal})`))).toBe(true);
+    for (const pid of run.seen) expect(isAlive(pid), `process ${pid} left running`).toBe(false);
+  });
 });

@@ -171,6 +171,12 @@ function replayTarget(
   };
 }
 
+/** ` (SIGHUP)` when the caller aborted with the signal's name as the reason (the CLI does). */
+function signalName(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return typeof reason === 'string' && /^SIG[A-Z]+$/.test(reason) ? ` (${reason})` : '';
+}
+
 const refOf = (check: { rule: string; title: string }): CheckRef => ({
   rule: check.rule,
   title: check.title,
@@ -202,7 +208,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   // The run's own stop: Ctrl-C (the caller's signal) or the deadline, whichever comes first.
   const stopRun = new AbortController();
   const onInterrupt = (): void =>
-    stopRun.abort(new StopReason('interrupted', 'not finished: the run was interrupted'));
+    stopRun.abort(
+      new StopReason('interrupted', `not finished: the run was interrupted${signalName(options.signal)}`),
+    );
   if (options.signal?.aborted) onInterrupt();
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   const deadline = setTimeout(
@@ -301,7 +309,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const interrupted = options.signal?.aborted === true;
     const deadlineReached = !interrupted && (Date.now() >= deadlineAt || stopRun.signal.aborted);
     const why = interrupted
-      ? 'the run was interrupted (Ctrl-C or SIGTERM)'
+      ? `the run was interrupted${signalName(options.signal) || ' (Ctrl-C or SIGTERM)'}`
       : `the run deadline (--deadline ${deadlineSeconds} s) passed`;
     const tests: TestOutcome[] = [
       ...results.map(testOutcomeOf),

@@ -2,14 +2,22 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { openApiYamlPath } from '@cloud-api/spec';
+import { RunSetupError } from '../run/runSetupError.js';
 import { freePort } from './freePort.js';
 import type { RunningTarget } from './runningTarget.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
+/** Prism's CLI script; without the optional peer installed, bad input with the line that installs it. */
 function prismBin(): string {
   const require = createRequire(import.meta.url);
-  return require.resolve('@stoplight/prism-cli/dist/index.js');
+  try {
+    return require.resolve('@stoplight/prism-cli/dist/index.js');
+  } catch {
+    throw new RunSetupError(
+      '--target prism needs the Prism mock server, an optional peer of @cloud-api/conformance that is not installed: run "npm install --save-dev @stoplight/prism-cli@5.14.2" (on Node 20, pin its @stoplight/prism-* packages as the README says), or use --target sandbox',
+    );
+  }
 }
 
 async function waitUntilServing(
