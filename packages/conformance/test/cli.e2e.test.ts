@@ -117,7 +117,18 @@ describe('conformance CLI', () => {
     ]);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(replay.counterexample);
-    const fixed = run(['--replay', replayFile, '--out', mkdtempSync(join(tmpdir(), 'conformance-replay3-'))]);
+    // Without --target a replay runs where the failure was recorded (the faulty sandbox): it fails again.
+    const recorded = run(['--replay', replayFile, '--out', mkdtempSync(join(tmpdir(), 'conformance-replay4-'))]);
+    expect(recorded.code).toBe(1);
+    // Against a correct sandbox, named explicitly, the same case passes.
+    const fixed = run([
+      '--replay',
+      replayFile,
+      '--target',
+      'sandbox',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'conformance-replay3-')),
+    ]);
     expect(fixed.code).toBe(0);
   });
 });

@@ -1,24 +1,14 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
-import { operationRequest, usableOperations } from '../generate/operationRequest.js';
-import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import { accessCases } from '../generate/accessCases.js';
+import { operationRequest } from '../generate/operationRequest.js';
+import { allowsWorkspace, hasScope } from '../session/identities.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { answersForResource } from './resourceAnswers.js';
 import { expectStatus, is2xx } from './ruleViolation.js';
 
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
-
-/**
- * A resource lives in the primary workspace: asked through another one, the document shows no
- * status, so 403 (like 404) is a correct answer there, not a wrongful refusal.
- */
-function resourceElsewhere(op: OperationEntry, workspace: string, primary: string, status: number): boolean {
-  return (
-    op.pathParameters.length > 0 &&
-    workspace !== primary &&
-    (status === 403 || status === 404 || status === 409)
-  );
-}
 
 /**
  * Evidence that access was granted: a success, or a 404/409 about a named resource (the target
@@ -36,10 +26,11 @@ checks.push(
   defineCheck('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
     const session = t.session;
     const { primary } = session.profile.workspaces;
-    const pairs = usableOperations(session, 'probe').flatMap((op) =>
-      namedIdentities(session.profile)
-        .filter((identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary))
-        .map((identity) => ({ op, identity })),
+    const pairs = accessCases(
+      session,
+      'probe',
+      [primary],
+      (op, identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary),
     );
     if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
     await t.check(
@@ -63,12 +54,11 @@ checks.push(
     async (t) => {
       const session = t.session;
       const { primary, secondary } = session.profile.workspaces;
-      const cases = usableOperations(session, 'positive').flatMap((op) =>
-        namedIdentities(session.profile).flatMap((identity) =>
-          [primary, secondary]
-            .filter((ws) => hasScope(identity, op.scope) && allowsWorkspace(identity, ws))
-            .map((workspace) => ({ op, identity, workspace })),
-        ),
+      const cases = accessCases(
+        session,
+        'positive',
+        [primary, secondary],
+        (op, identity, workspace) => hasScope(identity, op.scope) && allowsWorkspace(identity, workspace),
       );
       if (cases.length === 0)
         return t.skip('profile has no identity holding the scope of a usable operation');
@@ -80,7 +70,7 @@ checks.push(
           );
           expectStatus(
             exchange,
-            (s) => notRefused(s) || resourceElsewhere(op, workspace, primary, s),
+            (s) => notRefused(s) || answersForResource(op, workspace, primary, s),
             `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
           );
           return grantedAccess(op, exchange.response.status);
@@ -99,14 +89,14 @@ checks.push(
       const session = t.session;
       const { primary, secondary, billingDenied } = session.profile.workspaces;
       const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
-      const cases = usableOperations(session, 'probe').flatMap((op) =>
-        namedIdentities(session.profile)
-          .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
-          .flatMap((identity) =>
-            workspaces
-              .filter((ws) => !allowsWorkspace(identity, ws))
-              .map((workspace) => ({ op, identity, workspace })),
-          ),
+      const cases = accessCases(
+        session,
+        'probe',
+        workspaces,
+        (op, identity, workspace) =>
+          identity.workspaces !== 'all' &&
+          hasScope(identity, op.scope) &&
+          !allowsWorkspace(identity, workspace),
       );
       if (cases.length === 0)
         return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
@@ -136,10 +126,11 @@ checks.push(
     async (t) => {
       const session = t.session;
       const { primary, secondary } = session.profile.workspaces;
-      const cases = usableOperations(session, 'positive').flatMap((op) =>
-        namedIdentities(session.profile)
-          .filter((identity) => identity.workspaces === 'all' && hasScope(identity, op.scope))
-          .flatMap((identity) => [primary, secondary].map((workspace) => ({ op, identity, workspace }))),
+      const cases = accessCases(
+        session,
+        'positive',
+        [primary, secondary],
+        (op, identity) => identity.workspaces === 'all' && hasScope(identity, op.scope),
       );
       if (cases.length === 0) return t.skip('profile has no entire-organization identity');
       await t.check(
@@ -150,10 +141,7 @@ checks.push(
           );
           expectStatus(
             exchange,
-            (s) =>
-              is2xx(s) ||
-              resourceElsewhere(op, workspace, primary, s) ||
-              (op.pathParameters.length > 0 && (s === 404 || s === 409)),
+            (s) => is2xx(s) || answersForResource(op, workspace, primary, s),
             `a success (404/409 for a resource) for identity "${identity.name}" on workspace ${workspace}`,
           );
           return grantedAccess(op, exchange.response.status);

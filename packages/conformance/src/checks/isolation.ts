@@ -6,7 +6,12 @@ import { identityWith } from '../session/identities.js';
 import type { Session } from '../session/session.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
-import { expectNatRuleUnchanged, readNatRule, restoreNatRule } from './natRuleReader.js';
+import {
+  expectNatRuleUnchanged,
+  keepingNatRule,
+  readNatRule,
+  refusedUpdateOptions,
+} from './natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 
 /** One resource of the primary workspace, and how to ask for it through another workspace. */
@@ -83,7 +88,7 @@ checks.push(
       const natBefore = cases.some((c) => c.op.operationId === 'updateNatPortForwardingRule')
         ? await readNatRule(session)
         : undefined;
-      try {
+      await keepingNatRule(t, natBefore, async () => {
         await t.check(
           fc.constantFrom(...cases),
           async (c): Promise<CaseVerdict> => {
@@ -126,20 +131,9 @@ checks.push(
             }
             return observed;
           },
-          {
-            examples: cases,
-            // Refused cases change nothing, so each read-back sees the rule as it was, in any order.
-            independent: true,
-            ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
-          },
+          refusedUpdateOptions(session, natBefore, cases),
         );
-      } finally {
-        // A target that applied the cross-workspace update gets the rule put back.
-        if (natBefore)
-          await restoreNatRule(session, natBefore).catch(() =>
-            t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
-          );
-      }
+      });
     },
   ),
 );

@@ -2,6 +2,7 @@ import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
+import type { CheckContext, PropertyOptions } from './check.js';
 import { expectJsonObject, RuleViolation } from './ruleViolation.js';
 
 export type NatRuleFields = Readonly<Record<string, unknown>>;
@@ -51,4 +52,40 @@ export async function restoreNatRule(session: Session, original: NatRuleFields):
       body: JSON.stringify(original),
     }),
   );
+}
+
+/**
+ * Runs `body`, then puts the NAT rule back as `before` showed it, whatever happened (a target that
+ * applied a refused update included); a rule it cannot put back is recorded for the report.
+ */
+export async function keepingNatRule(
+  t: CheckContext,
+  before: NatRuleFields | undefined,
+  body: () => Promise<void>,
+): Promise<void> {
+  try {
+    await body();
+  } finally {
+    if (before)
+      await restoreNatRule(t.session, before).catch(() =>
+        t.recordCreated('NAT rule change', t.session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+      );
+  }
+}
+
+/**
+ * Property options for refused NAT rule updates: refused cases change nothing, so each read-back
+ * sees the rule as it was, in any order; a concurrent failure is looked for again from the rule
+ * as it was.
+ */
+export function refusedUpdateOptions(
+  session: Session,
+  before: NatRuleFields | undefined,
+  examples: readonly unknown[],
+): PropertyOptions {
+  return {
+    examples,
+    independent: true,
+    ...(before ? { beforeRerun: () => restoreNatRule(session, before) } : {}),
+  };
 }

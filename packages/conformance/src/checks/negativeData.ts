@@ -4,7 +4,14 @@ import { defaultBody, operationRequest, usableOperations } from '../generate/ope
 import { requestFields } from '../spec/requestSchemas.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
-import { expectNatRuleUnchanged, type NatRuleFields, readNatRule, restoreNatRule } from './natRuleReader.js';
+import {
+  expectNatRuleUnchanged,
+  keepingNatRule,
+  type NatRuleFields,
+  readNatRule,
+  refusedUpdateOptions,
+  restoreNatRule,
+} from './natRuleReader.js';
 import { expectJsonObject, expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
@@ -24,7 +31,7 @@ checks.push(
       });
       const patching = ops.some((op) => op.operationId === 'updateNatPortForwardingRule');
       const natBefore: NatRuleFields | undefined = patching ? await readNatRule(session) : undefined;
-      try {
+      await keepingNatRule(t, natBefore, async () => {
         await t.check(
           fc.constantFrom(...cases),
           async ({
@@ -57,19 +64,9 @@ checks.push(
             }
             return observed;
           },
-          {
-            examples: cases,
-            // Refused bodies change nothing, so each read-back sees the rule as it was, in any order.
-            independent: true,
-            ...(natBefore ? { beforeRerun: () => restoreNatRule(session, natBefore) } : {}),
-          },
+          refusedUpdateOptions(session, natBefore, cases),
         );
-      } finally {
-        if (natBefore)
-          await restoreNatRule(session, natBefore).catch(() =>
-            t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
-          );
-      }
+      });
     },
   ),
 );

@@ -1,11 +1,12 @@
-import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
+import { accessCases } from '../generate/accessCases.js';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
-import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import { allowsWorkspace, hasScope } from '../session/identities.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { answersForResource } from './resourceAnswers.js';
 import { expectStatus, is2xx, is4xx } from './ruleViolation.js';
 
 const checks: Check[] = [];
@@ -49,26 +50,16 @@ checks.push(
   ),
 );
 
-/** 404/409 for a named resource, or 403 when it is asked through a workspace that does not hold it. */
-function resourceElsewhere(op: OperationEntry, workspace: string, primary: string, status: number): boolean {
-  if (op.pathParameters.length === 0) return false;
-  return status === 404 || status === 409 || (workspace !== primary && status === 403);
-}
-
 checks.push(
   defineCheck('WS-3', 'does not reject a valid workspace_id of the organization for its form', async (t) => {
     const session = t.session;
     const { primary, secondary } = session.profile.workspaces;
-    // Only pairs whose identity holds the operation's scope: generated whole, never filtered by
-    // fc.pre, so a concurrent run plans exactly the cases a sequential one sends.
-    const cases = usableOperations(session, 'positive').flatMap((op) =>
-      namedIdentities(session.profile)
-        .filter((identity) => hasScope(identity, op.scope))
-        .flatMap((identity) =>
-          [primary, secondary]
-            .filter((ws) => allowsWorkspace(identity, ws))
-            .map((workspace) => ({ op, identity, workspace })),
-        ),
+    // Only pairs whose identity holds the operation's scope and may use the workspace.
+    const cases = accessCases(
+      session,
+      'positive',
+      [primary, secondary],
+      (op, identity, workspace) => hasScope(identity, op.scope) && allowsWorkspace(identity, workspace),
     );
     if (cases.length === 0) return t.skip('profile has no identity holding the scope of a usable operation');
     await t.check(
@@ -81,7 +72,7 @@ checks.push(
         // asked through another workspace, a resource may be answered 403 or 404 (no status shown).
         expectStatus(
           exchange,
-          (s) => is2xx(s) || resourceElsewhere(op, workspace, primary, s),
+          (s) => is2xx(s) || answersForResource(op, workspace, primary, s),
           `a success (or 404/409 for a resource) for workspace_id ${workspace}`,
         );
         // A 404/409 shows the resource's state, not that the workspace_id's form was accepted.

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
 import type { CheckResult } from '../checks/check.js';
 import { checkRegistry, findCheck, type RegisteredCheck } from '../checks/registry.js';
@@ -86,8 +85,6 @@ export interface RunResult {
   readonly outcome: RunOutcome;
   readonly outDir: string;
 }
-
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 function specHash(): string {
   return createHash('sha256').update(readFileSync(openApiJsonPath)).digest('hex');
