@@ -118,7 +118,12 @@ describe('conformance CLI', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(replay.counterexample);
     // Without --target a replay runs where the failure was recorded (the faulty sandbox): it fails again.
-    const recorded = run(['--replay', replayFile, '--out', mkdtempSync(join(tmpdir(), 'conformance-replay4-'))]);
+    const recorded = run([
+      '--replay',
+      replayFile,
+      '--out',
+      mkdtempSync(join(tmpdir(), 'conformance-replay4-')),
+    ]);
     expect(recorded.code).toBe(1);
     // Against a correct sandbox, named explicitly, the same case passes.
     const fixed = run([

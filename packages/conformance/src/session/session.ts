@@ -9,17 +9,13 @@ import { identityWith } from './identities.js';
 import type { ResourcePlan } from './resourcePlan.js';
 import { SkipSignal } from './skipSignal.js';
 
-/**
- * Everything a check may use, handed to it explicitly: the target (profile, kind, transport), the
- * identities, the run's budget (depth, concurrency), its random source (the seed) and recorders.
- * One per run; nothing about a run lives in a module.
- */
-export interface Session {
+/** What a session is made of: the target, its identities and transport, the run's budget and recorders. */
+export interface SessionParts {
   readonly profile: TargetProfile;
   readonly targetKind: TargetKind;
   readonly http: TargetHttp;
+  /** Which profile resource each check may use. */
   readonly plan: ResourcePlan;
-  readonly operations: readonly OperationEntry[];
   readonly validator: ResponseValidator;
   /** The run's one redaction source: everything written from a check goes through it. */
   readonly redactor: SecretRedactor;
@@ -31,6 +27,15 @@ export interface Session {
   readonly seed: number;
   /** Most requests in flight at once, for checks whose cases are independent. */
   readonly concurrency: number;
+}
+
+/**
+ * Everything a check may use, handed to it explicitly: the target (profile, kind, transport), the
+ * identities, the run's budget (depth, concurrency), its random source (the seed) and recorders.
+ * One per run; nothing about a run lives in a module.
+ */
+export interface Session extends SessionParts {
+  readonly operations: readonly OperationEntry[];
   /** The token of the broadest identity holding `scope` on the primary workspace. */
   fullToken(scope: string): string;
   operation(operationId: string): OperationEntry;
@@ -39,19 +44,6 @@ export interface Session {
    * more than one rule): the first call starts it, later ones get the same answer.
    */
   once<T>(key: string, send: () => Promise<T>): Promise<T>;
-}
-
-export interface SessionParts {
-  readonly profile: TargetProfile;
-  readonly targetKind: TargetKind;
-  readonly http: TargetHttp;
-  readonly plan: ResourcePlan;
-  readonly validator: ResponseValidator;
-  readonly redactor: SecretRedactor;
-  readonly coverage: CoverageRecorder;
-  readonly depth: number;
-  readonly seed: number;
-  readonly concurrency: number;
 }
 
 export function createSession(parts: SessionParts): Session {
