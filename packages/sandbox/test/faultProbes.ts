@@ -201,6 +201,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     faulty: (a) =>
       typeof acceptance(a).submitted_at === 'string' && !isUtcTimestamp(acceptance(a).submitted_at),
   },
+  'timestamp-space-separator': {
+    observe: (h) => createVm(h),
+    correct: (a) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(String(acceptance(a).submitted_at)),
+    faulty: (a) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(String(acceptance(a).submitted_at)),
+  },
   'delete-acceptance-other-vm-id': {
     observe: async (h) => ({
       vmId: deletableVm(h),

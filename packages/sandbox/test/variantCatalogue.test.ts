@@ -89,6 +89,12 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     withVariant: (o) =>
       String(record(o).submitted_at).endsWith('+00:00') && isUtcTimestamp(record(o).submitted_at),
   },
+  'timestamps-nanoseconds': {
+    observe: (h) => createVm(h, h.profile.workspaces.primary),
+    byDefault: (o) => /\.\d{3}Z$/.test(String(record(o).submitted_at)),
+    withVariant: (o) =>
+      /\.\d{9}Z$/.test(String(record(o).submitted_at)) && isUtcTimestamp(record(o).submitted_at),
+  },
   'released-ip-conflict': {
     observe: async (h) => {
       const path = paths.reservedIp(h.profile.resources?.releasableReservedIpIds?.[0] ?? '');

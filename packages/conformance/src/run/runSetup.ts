@@ -16,7 +16,9 @@ import {
   type TargetChoice,
 } from '../targets/resolveTarget.js';
 import type { Exchange } from '../transport/exchange.js';
+import { proxyRoute, proxySecrets } from '../transport/proxyAgents.js';
 import { createTargetHttp } from '../transport/targetHttp.js';
+import { IDLE_CONNECTION_MS } from '../transport/wireClient.js';
 import type { CheckRunEnvironment } from './checkRunner.js';
 import { shellQuoted } from './invocation.js';
 import type { CreatedRecord } from './outcome.js';
@@ -66,7 +68,13 @@ export async function prepareRun(
     const schemaAudit = createSchemaAudit(validator);
     const routed = routeExchanges(createOperationRoutes(validator.operations), [coverage, schemaAudit]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile, settings.replay !== undefined);
+    // A profile's target is reached as the environment says (a corporate proxy); a target the run
+    // started itself listens on loopback, where no proxy could reach it.
+    const route =
+      target.kind === 'real' ? proxyRoute(new URL(profile.baseUrl), IDLE_CONNECTION_MS) : undefined;
+    redactor.add(...proxySecrets(route?.proxyUrl));
     const http = createTargetHttp({
+      ...(route?.agent ? { agent: route.agent } : {}),
       onExchange: onExchange
         ? (exchange) => {
             routed(exchange);

@@ -1,3 +1,4 @@
+import type { Agent } from 'node:http';
 import { retryAfterMs as askedRetryAfterMs } from '@cloud-api/client';
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
 import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
@@ -20,6 +21,8 @@ export interface TargetHttpOptions {
   readonly maxInFlight?: number;
   /** Told of every exchange with the target (the coverage report reads them). */
   readonly onExchange?: (exchange: Exchange) => void;
+  /** Sends through this agent (a proxy's) instead of direct kept-alive connections. */
+  readonly agent?: Agent;
 }
 
 /** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
@@ -58,10 +61,24 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
   return askedRetryAfterMs(value ?? null, now) ?? 1000;
 }
 
+/** Certificate problems Node reports by code: a private CA or a self-signed certificate, mostly. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+]);
+
 function describeTransportFailure(error: unknown): string {
   const err = error as { name?: string; code?: string; message?: string };
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return 'connection reset by the server';
   if (err.code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
+  if (err.code && UNTRUSTED_CERTIFICATE.has(err.code))
+    return `TLS: the target's certificate is not trusted (${err.code}); if your organisation signs it with its own CA, set NODE_EXTRA_CA_CERTS to that CA's PEM file`;
+  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `TLS: the target's certificate is refused (${err.code}: ${err.message ?? ''}); check baseUrl's host, or the certificate`;
   return `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`;
 }
 
@@ -98,7 +115,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const basePath = base.pathname.replace(/\/$/, '');
   const secure = base.protocol === 'https:';
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
-  const wire = createWireClient();
+  const wire = createWireClient({ agent: options.agent });
   const pacer = createPacer(options.rateLimitPerSecond);
   const slots = createInFlightLimit(options.maxInFlight ?? 1);
   const breaker = options.timeoutBreaker ?? 3;

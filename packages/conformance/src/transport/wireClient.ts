@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type Agent, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 export interface WireAnswer {
@@ -33,7 +33,7 @@ export interface WireClient {
   send(target: WireTarget, request: WireRequest): WireCall;
 }
 
-const IDLE_CONNECTION_MS = 4_000;
+export const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * HTTP/1.1 over Node's own client with kept-alive connections. Not fetch: its WHATWG streams,
@@ -41,11 +41,14 @@ const IDLE_CONNECTION_MS = 4_000;
  * The body is sent with its exact length, never chunked; nothing is decompressed (nothing is
  * asked compressed). Cancelling destroys the request and its answer's stream.
  */
-export function createWireClient(): WireClient {
+export function createWireClient(options: { readonly agent?: Agent | undefined } = {}): WireClient {
   // An idle connection is closed after 4 s, before common servers' keep-alive timeouts (5 s and
   // up) end it on their side: a request sent on a connection the server is closing would fail.
   const idle = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
-  const agents = { http: new HttpAgent(idle), https: new HttpsAgent(idle) };
+  // A proxy's agent, when the environment names one, carries both kinds of target.
+  const agents = options.agent
+    ? { http: options.agent, https: options.agent }
+    : { http: new HttpAgent(idle), https: new HttpsAgent(idle) };
   return {
     send(target, { method, headers, body }) {
       let cancel: (reason: Error) => void = () => undefined;

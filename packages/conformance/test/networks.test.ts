@@ -1,0 +1,170 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
+import type { RunningTarget } from '../src/targets/runningTarget.js';
+import {
+  embeddedSandboxProfile,
+  loadSandboxModule,
+  startSandboxTarget,
+} from '../src/targets/sandboxTarget.js';
+import { forwardTo, type LocalServer, listenLocally } from './localServer.js';
+import { runCli } from './runCli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'conformance-networks-'));
+let sandbox: RunningTarget;
+let profile: TargetProfile;
+let sandboxRequests = 0;
+let counted: LocalServer;
+const closers: (() => Promise<void>)[] = [];
+
+/** A correct sandbox behind a counter, and a profile file for a target at `baseUrl`. */
+beforeAll(async () => {
+  const module = await loadSandboxModule();
+  profile = embeddedSandboxProfile(module.defaultSandboxProfile(), scopeNames());
+  sandbox = await startSandboxTarget(profile);
+  const upstream = new URL(sandbox.baseUrl).origin;
+  counted = await listenLocally((req, res) => {
+    sandboxRequests++;
+    forwardTo(upstream, req, res);
+  });
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  await counted?.close();
+  await sandbox?.stop();
+});
+
+function profileFile(name: string, baseUrl: string): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ ...profile, name, baseUrl }));
+  return file;
+}
+
+describe('real networks', () => {
+  it('honours HTTP_PROXY: every request goes through the proxy, with its credentials, which are never printed', async () => {
+    const proxied: string[] = [];
+    let unauthorised = 0;
+    const password = 'proxy-pass-7Hq2';
+    const proxy = await listenLocally((req, res) => {
+      // An HTTP proxy gets absolute-form targets; it forwards them and answers back.
+      const expected = `Basic ${Buffer.from(`gate:${password}`).toString('base64')}`;
+      if (req.headers['proxy-authorization'] !== expected) {
+        unauthorised++;
+        res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end();
+        return;
+      }
+      proxied.push(`${req.method} ${req.url}`);
+      const target = new URL(req.url ?? '');
+      const headers = { ...req.headers };
+      delete headers['proxy-authorization'];
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          method: req.method,
+          headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forwarded.on('error', () => res.writeHead(502).end());
+      req.pipe(forwarded);
+    });
+    closers.push(() => proxy.close());
+    const before = sandboxRequests;
+    const proxyUrl = `${proxy.origin.replace('http://', `http://gate:${password}@`)}`;
+    const run = await runCli(
+      [
+        '--target',
+        profileFile('behind-a-proxy', `${counted.origin}/v1`),
+        '--rules',
+        'WS-*,AUTH-1,RESP-*',
+        '--depth',
+        '3',
+      ],
+      { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '', no_proxy: '' } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(unauthorised).toBe(0);
+    // The proxy saw every request the target received, and each was for the target.
+    expect(proxied.length).toBe(sandboxRequests - before);
+    expect(proxied.length).toBeGreaterThan(20);
+    expect(proxied.every((line) => line.includes(`${counted.origin}/v1/`))).toBe(true);
+    for (const text of [run.stdout, run.stderr]) {
+      expect(text).not.toContain(password);
+      for (const secret of profileSecrets(profile)) expect(text.includes(secret)).toBe(false);
+    }
+  });
+
+  it('honours NO_PROXY: a listed host is reached directly', async () => {
+    let proxied = 0;
+    const proxy = await listenLocally((_req, res) => {
+      proxied++;
+      res.writeHead(502).end();
+    });
+    closers.push(() => proxy.close());
+    const run = await runCli(
+      ['--target', profileFile('no-proxy', `${counted.origin}/v1`), '--rules', 'WS-1', '--depth', '2'],
+      { env: { HTTP_PROXY: proxy.origin, NO_PROXY: '127.0.0.1' } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(proxied).toBe(0);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/openssl'))(
+    'a TLS certificate from an unknown CA is one line naming NODE_EXTRA_CA_CERTS, and with it set the run passes (skipped without openssl)',
+    async () => {
+      const key = join(dir, 'key.pem');
+      const cert = join(dir, 'cert.pem');
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '2',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+      const upstream = new URL(sandbox.baseUrl).origin;
+      const tls = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) =>
+        forwardTo(upstream, req, res),
+      );
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise<void>((resolve) => tls.close(() => resolve())));
+      const address = tls.address();
+      const baseUrl = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+      const file = profileFile('private-ca', baseUrl);
+
+      const untrusted = await runCli(['--target', file, '--rules', 'WS-1', '--depth', '2']);
+      expect(untrusted.code).toBe(3);
+      expect(`${untrusted.stdout}${untrusted.stderr}`).toMatch(
+        /certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\); .*set NODE_EXTRA_CA_CERTS/,
+      );
+
+      const trusted = await runCli(['--target', file, '--rules', 'WS-1', '--depth', '2'], {
+        env: { NODE_EXTRA_CA_CERTS: cert },
+      });
+      expect(trusted.code, trusted.stdout).toBe(0);
+    },
+  );
+});
