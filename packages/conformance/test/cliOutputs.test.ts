@@ -30,4 +30,29 @@ describe('CLI outputs a user can rely on', () => {
     expect(report.rules.map((rule) => rule.id)).toEqual(['WS-1', 'RESP-3']);
     expect(readdirSync(privateTmp)).toEqual([]);
   });
+
+  it('a reused --out never mixes runs: every file carries its run id, and an earlier run is moved aside, not lost', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-reused-out-'));
+    const args = ['--rules', 'WS-1', '--depth', '1', '--reporter', 'json,junit,markdown', '--out', out];
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    const firstId = (
+      JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as { info: { runId: string } }
+    ).info.runId;
+    const second = await runCli(args);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/Files of an earlier run in .* moved to .*previous-runs/);
+    const secondId = (
+      JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as { info: { runId: string } }
+    ).info.runId;
+    expect(secondId).not.toBe(firstId);
+    for (const file of ['conformance-junit.xml', 'conformance-summary.md']) {
+      expect(readFileSync(join(out, file), 'utf8')).toContain(secondId);
+      expect(readFileSync(join(out, file), 'utf8')).not.toContain(firstId);
+    }
+    const [earlier] = readdirSync(join(out, 'previous-runs'));
+    expect(
+      readFileSync(join(out, 'previous-runs', earlier ?? '', 'conformance-report.json'), 'utf8'),
+    ).toContain(firstId);
+  });
 });

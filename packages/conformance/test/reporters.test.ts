@@ -18,6 +18,7 @@ function outcomeOf(
     incompleteReasons,
     gate,
     info: {
+      runId: '00000000-0000-4000-8000-000000000001',
       suiteVersion: '0.1.0',
       specHash: 'f'.repeat(64),
       target: 'unit',

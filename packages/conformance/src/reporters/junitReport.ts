@@ -41,6 +41,7 @@ export function renderJunit(outcome: RunOutcome): string {
     out.push(`  <testsuite name="${escapeXml(rule.id)}" ${counts(rule.tests)}>`);
     out.push('    <properties>');
     out.push(`      <property name="run-verdict" value="${outcome.verdict}"/>`);
+    out.push(`      <property name="run-id" value="${escapeXml(outcome.info.runId)}"/>`);
     out.push(`      <property name="rule-state" value="${rule.state}"/>`);
     const pairs = outcome.coverage.responsePairs;
     out.push(

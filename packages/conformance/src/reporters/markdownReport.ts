@@ -19,7 +19,7 @@ export function renderMarkdown(outcome: RunOutcome): string {
     '',
     `**${cell(verdictLine(outcome))}**`,
     '',
-    `Seed ${info.seed}, depth ${info.depth}, concurrency ${info.concurrency}${info.shard ? `, shard ${info.shard}` : ''}${outcome.gate.strict ? ', strict gate' : ''}. ${cell(totalsLine(outcome))}`,
+    `Run ${info.runId}. Seed ${info.seed}, depth ${info.depth}, concurrency ${info.concurrency}${info.shard ? `, shard ${info.shard}` : ''}${outcome.gate.strict ? ', strict gate' : ''}. ${cell(totalsLine(outcome))}`,
     '',
     '| Rule | Level | Result | Detail |',
     '| --- | --- | --- | --- |',

@@ -18,6 +18,8 @@ export interface CheckRunEnvironment {
   readonly schemaAudit: SchemaAudit;
   /** Directory for replay files. */
   readonly runDir: string;
+  /** Written into replay files: which run saw the failure. */
+  readonly runId?: string;
   /** The target as the replay file records it. */
   readonly recordedTarget: RecordedTarget;
   /** The command that replays a replay file, as the user runs the CLI. */
@@ -136,7 +138,11 @@ export async function runCheck(
             const replayFile = writeReplayFile(
               environment.runDir,
               report,
-              { target: environment.recordedTarget, depth: session.depth },
+              {
+                target: environment.recordedTarget,
+                depth: session.depth,
+                ...(environment.runId ? { runId: environment.runId } : {}),
+              },
               redactor,
             );
             const withFile = { ...report, replayFile, replayCommand: environment.replayCommand(replayFile) };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { runCheck } from './checkRunner.js';
 import type { CheckRef, Reporter, RunEvent } from './events.js';
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS } from './options.js';
 import type { RunOutcome, TestOutcome } from './outcome.js';
-import { outputDirectoryProblem } from './outputDirectory.js';
+import { outputDirectoryProblem, setAsideEarlierRun } from './outputDirectory.js';
 import { planChecks, plansSchemaAudit } from './plan.js';
 import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
@@ -194,6 +194,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     ...settings.reporters,
   ];
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
+  const runId = randomUUID();
+  // A reused --out never mixes two runs: what an earlier one left is moved aside, not lost.
+  const setAside = options.outDir !== undefined ? setAsideEarlierRun(outDir) : undefined;
+  if (setAside) (options.progress ?? rawPrint)(`Files of an earlier run in ${outDir} moved to ${setAside}.`);
   const context = reportContext(outDir, rawPrint, redactor, options.outDir !== undefined);
   const emit = (event: RunEvent): void => {
     for (const reporter of reporters) reporter.onEvent(event, context);
@@ -238,6 +242,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         allowProduction: options.allowProduction === true,
         deadlineAt,
         runDir: outDir,
+        runId,
         ...(settings.replay ? { replay: settings.replay } : {}),
       },
       redactor,
@@ -341,6 +346,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const gate = gateOf(strict, rules);
     const outcome: RunOutcome = {
       info: {
+        runId,
         suiteVersion: suiteVersion(),
         specHash: specHash(),
         target: redactor.redact(target.profile.name),

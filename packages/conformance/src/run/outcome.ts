@@ -48,6 +48,8 @@ export interface CreatedRecord {
 }
 
 export interface RunInfo {
+  /** Unique per run, written into every file the run leaves, so files of two runs never pass for one. */
+  readonly runId: string;
   readonly suiteVersion: string;
   readonly specHash: string;
   readonly target: string;

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Kernel and device file systems: writing a report there blocks, spins or touches the machine. */
@@ -49,4 +49,31 @@ export function outputDirectoryProblem(path: string): string | undefined {
     return `--out ${path}: the directory is not writable (${code ?? (error as Error).message}). Pass a directory you can write to.`;
   }
   return undefined;
+}
+
+/** What a run writes under `--out`; anything else there is the user's and stays. */
+const RUN_OUTPUTS = [
+  'conformance-report.json',
+  'conformance-junit.xml',
+  'conformance-summary.md',
+  'replays',
+  'created.jsonl',
+];
+
+/**
+ * Moves what an earlier run left in `outDir` into `outDir/previous-runs/<when>/`, so a reused
+ * `--out` never mixes two runs' files and nothing is lost (a created-resources log names what an
+ * earlier run left on a real target). Returns where they went, if anywhere.
+ */
+export function setAsideEarlierRun(outDir: string): string | undefined {
+  const earlier = RUN_OUTPUTS.filter((name) => existsSync(join(outDir, name)));
+  if (earlier.length === 0) return undefined;
+  const when = statSync(join(outDir, earlier[0] as string))
+    .mtime.toISOString()
+    .replace(/[:.]/g, '-');
+  let target = join(outDir, 'previous-runs', when);
+  for (let n = 2; existsSync(target); n++) target = join(outDir, 'previous-runs', `${when}-${n}`);
+  mkdirSync(target, { recursive: true });
+  for (const name of earlier) renameSync(join(outDir, name), join(target, name));
+  return target;
 }

@@ -40,7 +40,7 @@ const FAST_CHECK_PATH = /^\d+(:\d+)*$/;
 export function writeReplayFile(
   runDir: string,
   report: FailureReport,
-  context: { readonly target: RecordedTarget; readonly depth: number },
+  context: { readonly target: RecordedTarget; readonly depth: number; readonly runId?: string },
   redactor: SecretRedactor,
 ): string {
   const dir = join(runDir, 'replays');
@@ -48,7 +48,14 @@ export function writeReplayFile(
   let stamp = Date.now();
   while (existsSync(join(dir, `${report.rule}-${stamp}.json`))) stamp++;
   const file = join(dir, `${report.rule}-${stamp}.json`);
-  const content = { kind: KIND, target: context.target, depth: context.depth, ...report, replayFile: file };
+  const content = {
+    kind: KIND,
+    ...(context.runId ? { runId: context.runId } : {}),
+    target: context.target,
+    depth: context.depth,
+    ...report,
+    replayFile: file,
+  };
   writeFileSync(file, redactor.redact(`${JSON.stringify(content, null, 2)}\n`));
   return file;
 }

@@ -34,6 +34,8 @@ export interface RunSettings extends TargetChoice {
   readonly deadlineAt: number;
   readonly runDir: string;
   readonly replay?: ReplayCase;
+  /** Written into every file the run leaves (replay files, the created-resources log). */
+  readonly runId?: string;
   /** How the user runs the CLI, for the replay commands printed with failures. */
   readonly invocation?: string;
 }
@@ -106,6 +108,7 @@ export async function prepareRun(
       schemaAudit,
       runDir: settings.runDir,
       recordedTarget: recordedTargetOf(settings, profile, redactor),
+      ...(settings.runId ? { runId: settings.runId } : {}),
       replayCommand(file) {
         const recorded = recordedTargetOf(settings, profile, redactor);
         const target =
@@ -129,7 +132,7 @@ export async function prepareRun(
         mkdirSync(settings.runDir, { recursive: true });
         appendFileSync(
           join(settings.runDir, 'created.jsonl'),
-          `${redactor.redact(JSON.stringify(record))}\n`,
+          `${redactor.redact(JSON.stringify({ ...record, ...(settings.runId ? { runId: settings.runId } : {}) }))}\n`,
         );
       },
     };
