@@ -7,8 +7,6 @@ import { runCli } from './runCli.js';
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
-const runDirs = (): string[] =>
-  readdirSync(tmpdir()).filter((name) => /^conformance-[A-Za-z0-9]{6}$/.test(name));
 
 describe('CLI outputs a user can rely on', () => {
   it('--version prints the suite version and exits 0', async () => {
