@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { targetProfileSchemaPath } from '@cloud-api/target-profile';
 import { describe, expect, it } from 'vitest';
 import { profileSchemaPath, renderProfileSchemaFile } from '../src/generateArtifacts.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
@@ -88,13 +89,13 @@ describe('target profile loading and validation', () => {
     expect(problems.join('\n')).not.toContain(token);
   });
 
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
   it('refuses a base URL carrying user credentials, without printing them', () => {
     const problems = problemsOf({ ...minimal, baseUrl: 'https://ops:hunter2@api.example.invalid/v1' });
     expect(problems).toEqual([expect.stringMatching(/^baseUrl: must not carry user credentials/)]);
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
   it('expands ${VAR} references and names a missing variable without any value', () => {
     const withReference = {
       ...minimal,
@@ -140,6 +141,38 @@ describe('target profile loading and validation', () => {
   it('publishes the JSON Schema it validates with (regenerate with `pnpm run generate`)', () => {
     expect(readFileSync(profileSchemaPath, 'utf8')).toBe(renderProfileSchemaFile());
   });
+
+  it('publishes the very file @cloud-api/target-profile publishes, whose definition the validator compiles', () => {
+    expect(readFileSync(profileSchemaPath, 'utf8')).toBe(readFileSync(targetProfileSchemaPath, 'utf8'));
+    const schema = JSON.parse(readFileSync(profileSchemaPath, 'utf8')) as {
+      properties: Record<string, { description?: string }>;
+    };
+    for (const field of ['concurrency', 'maxResponseBytes', 'strict'])
+      expect(schema.properties[field]?.description, field).toMatch(/\w/);
+  });
+
+  it('refuses what no target can honour: two identities with one token, a token without its environment prefix', () => {
+    const shared = 'svc_dev_key_unit_shared';
+    expect(
+      problemsOf({
+        ...minimal,
+        identities: {
+          full: { token: shared, scopes: 'all', workspaces: 'all' },
+          primaryOnly: { token: shared, scopes: 'all', workspaces: ['1042'] },
+        },
+      }),
+    ).toEqual([
+      'identities.primaryOnly.token: is the same token as identities.full.token; each identity needs a token of its own',
+    ]);
+    expect(
+      problemsOf({
+        ...minimal,
+        identities: { full: { token: 'unit-token', scopes: 'all', workspaces: 'all' } },
+      }),
+    ).toEqual([
+      "identities.full.token: a development profile's tokens start with svc_dev_key_ (the API binds each token to its environment by that prefix)",
+    ]);
+  });
 });
 
 describe('redaction', () => {
@@ -159,6 +192,23 @@ describe('redaction', () => {
       expect(text).not.toContain(secret);
     expect(redactProfile(profile, redactor).identities.full?.token).toBe('svc_dev_key_[redacted]');
     expect(maskToken('no-prefix')).toBe('[redacted]');
+  });
+
+  it("the loader gives the run's redactor every token and what the suite derives from it", () => {
+    const redactor = createSecretRedactor();
+    parseProfileText(
+      JSON.stringify({
+        ...minimal,
+        identities: { full: { token: 'svc_dev_key_unit_derived', scopes: 'all', workspaces: 'all' } },
+      }),
+      'unit.json',
+      {},
+      redactor,
+    );
+    // ENV-1 sends the token's body under the other environment's prefix: masked too.
+    expect(redactor.redact('svc_dev_key_unit_derived svc_prod_key_unit_derived unit_derived')).not.toMatch(
+      /unit_derived/,
+    );
   });
 
   it('removes tokens, their bodies and their base64 forms from any text', () => {
