@@ -192,17 +192,21 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
 /** The TypeBox schema of a target profile (a JSON Schema object). */
 export type TargetProfileSchema = ReturnType<typeof buildTargetProfileSchema>;
 
+// The types are interfaces extending `Static<…>` of the schema rather than plain aliases: the
+// same types, but editors, compiler messages and the TypeDoc reference show them by name and
+// list their fields, instead of an alias of `Static<TargetProfileSchema>`.
+
 /** A target profile: which environment to test and with what (see the JSON Schema). */
-export type TargetProfile = Static<TargetProfileSchema>;
+export interface TargetProfile extends Static<TargetProfileSchema> {}
 
 /** One token and what it may do: `all` scopes or a list, `all` workspaces or a list. */
-export type Identity = Static<ReturnType<typeof identitySchema>>;
+export interface Identity extends Static<ReturnType<typeof identitySchema>> {}
 
 /** A NAT port-forwarding rule the run may update (and restores afterwards). */
-export type NatRuleRef = Static<typeof NatRuleRefSchema>;
+export interface NatRuleRef extends Static<typeof NatRuleRefSchema> {}
 
 /** Resources of the primary workspace that checks read or consume. */
-export type ProfileResources = Static<typeof ResourcesSchema>;
+export interface ProfileResources extends Static<typeof ResourcesSchema> {}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
