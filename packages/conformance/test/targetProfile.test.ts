@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSandbox, readProfileFile } from '@cloud-api/sandbox';
 import { targetProfileSchemaPath } from '@cloud-api/target-profile';
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
 import { profileSchemaPath, renderProfileSchemaFile } from '../src/generateArtifacts.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import {
@@ -172,6 +176,108 @@ describe('target profile loading and validation', () => {
     ).toEqual([
       "identities.full.token: a development profile's tokens start with svc_dev_key_ (the API binds each token to its environment by that prefix)",
     ]);
+  });
+});
+
+describe('the sandbox and this CLI read profiles alike', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'conformance-profile-parity-'));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  /** Any mix of the optional fields, each with a valid value. */
+  const validSettings = fc.record(
+    {
+      concurrency: fc.constantFrom(1, 4, 32),
+      strict: fc.boolean(),
+      maxResponseBytes: fc.constantFrom(1024, 1_048_576, 67_108_864),
+      rateLimitPerSecond: fc.constantFrom(20, 0.5),
+      requestTimeoutMs: fc.constantFrom(100, 600_000),
+      mutations: fc.boolean(),
+      allowProduction: fc.boolean(),
+      unsupportedRules: fc.constant([{ id: 'IDEM-2', reason: 'not claimed' }]),
+      revokedToken: fc.constant('svc_dev_key_unit_revoked'),
+      otherEnvironmentToken: fc.constant('svc_prod_key_unit_other'),
+      resources: fc.constant({
+        gpuVmIds: ['vm-gpu-0001'],
+        natRules: [{ vpcId: 'v', natGatewayId: 'n', ruleId: 'r' }],
+      }),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      name: fc.constant('${UNIT_PARITY_SET}'),
+    },
+    { requiredKeys: [] },
+  );
+  /** At most one flaw, of the kinds users make: each is refused by both or by neither. */
+  const flaw = fc.option(
+    fc.constantFrom<Record<string, unknown>>(
+      { concurrency: 0 },
+      { concurrency: 33 },
+      { concurrency: 2.5 },
+      { strict: 'yes' },
+      { maxResponseBytes: 1023 },
+      { rateLimitPerSecond: 0 },
+      { unsupportedRules: [{ id: 'idem', reason: 'r' }] },
+      { mutation: true },
+      { revokedToken: 'svc_dev_key_unit_full' },
+      { otherEnvironmentToken: 'svc_dev_key_unit_other' },
+      { workspaces: { primary: '1042', secondary: '1043', billingDenied: '1042' } },
+      { workspaces: { primary: '1042', secondary: '1042' } },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_dev_key_unit_full', scopes: 'all', workspaces: 'all' },
+        },
+      },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_prod_key_unit_x', scopes: 'all', workspaces: 'all' },
+        },
+      },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_dev_key_unit_x', scopes: ['vm.fly'], workspaces: 'all' },
+        },
+      },
+      { baseUrl: 'https://user:pw@host.example/v1' },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      { name: '${UNIT_PARITY_UNSET}' },
+    ),
+    { nil: undefined },
+  );
+  const profileText = fc
+    .tuple(validSettings, flaw)
+    .map(([settings, oneFlaw]) => JSON.stringify({ ...minimal, ...settings, ...oneFlaw }));
+
+  it('the sandbox accepts exactly the profiles this CLI accepts, and seeds a sandbox from each', () => {
+    const env = { UNIT_PARITY_SET: 'parity' };
+    let accepted = 0;
+    fc.assert(
+      fc.property(profileText, (text) => {
+        const path = join(directory, 'profile.json');
+        writeFileSync(path, text);
+        let ours: string | undefined;
+        let theirs: string | undefined;
+        try {
+          loadProfileFile(path, env);
+        } catch (error) {
+          ours = (error as Error).name;
+        }
+        try {
+          createSandbox({ profile: readProfileFile(path, env) });
+        } catch (error) {
+          theirs = (error as Error).name;
+        }
+        expect(
+          theirs === undefined,
+          `${text}: conformance ${ours ?? 'accepts'}, sandbox ${theirs ?? 'accepts'}`,
+        ).toBe(ours === undefined);
+        if (ours === undefined) accepted += 1;
+      }),
+      { numRuns: 150, seed: 4217 },
+    );
+    // Both verdicts were reached: the property compared acceptances and refusals alike.
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(150);
   });
 });
 
