@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { targetProfileSchema } from './targetProfile/index.js';
+import { renderTargetProfileSchemaFile } from '@cloud-api/target-profile';
 import { renderRuleMatrix } from './traceability/ruleMatrix.js';
 
 /** Files generated from the package's data and committed; tests fail when they are stale. */
@@ -13,8 +13,13 @@ export const profileSchemaPath: string = fileURLToPath(
   new URL('../schema/target-profile.schema.json', import.meta.url),
 );
 
+/**
+ * The published profile schema, kept here too (users' profiles point their `$schema` at
+ * `@cloud-api/conformance/schema/target-profile.schema.json`): the same text as
+ * @cloud-api/target-profile's schema/target-profile.schema.json, generated from its definition.
+ */
 export function renderProfileSchemaFile(): string {
-  return `${JSON.stringify(targetProfileSchema(), null, 2)}\n`;
+  return renderTargetProfileSchemaFile();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

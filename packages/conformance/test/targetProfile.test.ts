@@ -1,6 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { createSandbox, readProfileFile } from '@cloud-api/sandbox';
+import { targetProfileSchemaPath } from '@cloud-api/target-profile';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
 import { profileSchemaPath, renderProfileSchemaFile } from '../src/generateArtifacts.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import {
@@ -88,13 +93,13 @@ describe('target profile loading and validation', () => {
     expect(problems.join('\n')).not.toContain(token);
   });
 
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
   it('refuses a base URL carrying user credentials, without printing them', () => {
     const problems = problemsOf({ ...minimal, baseUrl: 'https://ops:hunter2@api.example.invalid/v1' });
     expect(problems).toEqual([expect.stringMatching(/^baseUrl: must not carry user credentials/)]);
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
   it('expands ${VAR} references and names a missing variable without any value', () => {
     const withReference = {
       ...minimal,
@@ -140,6 +145,140 @@ describe('target profile loading and validation', () => {
   it('publishes the JSON Schema it validates with (regenerate with `pnpm run generate`)', () => {
     expect(readFileSync(profileSchemaPath, 'utf8')).toBe(renderProfileSchemaFile());
   });
+
+  it('publishes the very file @cloud-api/target-profile publishes, whose definition the validator compiles', () => {
+    expect(readFileSync(profileSchemaPath, 'utf8')).toBe(readFileSync(targetProfileSchemaPath, 'utf8'));
+    const schema = JSON.parse(readFileSync(profileSchemaPath, 'utf8')) as {
+      properties: Record<string, { description?: string }>;
+    };
+    for (const field of ['concurrency', 'maxResponseBytes', 'strict'])
+      expect(schema.properties[field]?.description, field).toMatch(/\w/);
+  });
+
+  it('refuses what no target can honour: two identities with one token, a token without its environment prefix', () => {
+    const shared = 'svc_dev_key_unit_shared';
+    expect(
+      problemsOf({
+        ...minimal,
+        identities: {
+          full: { token: shared, scopes: 'all', workspaces: 'all' },
+          primaryOnly: { token: shared, scopes: 'all', workspaces: ['1042'] },
+        },
+      }),
+    ).toEqual([
+      'identities.primaryOnly.token: is the same token as identities.full.token; each identity needs a token of its own',
+    ]);
+    expect(
+      problemsOf({
+        ...minimal,
+        identities: { full: { token: 'unit-token', scopes: 'all', workspaces: 'all' } },
+      }),
+    ).toEqual([
+      "identities.full.token: a development profile's tokens start with svc_dev_key_ (the API binds each token to its environment by that prefix)",
+    ]);
+  });
+});
+
+describe('the sandbox and this CLI read profiles alike', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'conformance-profile-parity-'));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  /** Any mix of the optional fields, each with a valid value. */
+  const validSettings = fc.record(
+    {
+      concurrency: fc.constantFrom(1, 4, 32),
+      strict: fc.boolean(),
+      maxResponseBytes: fc.constantFrom(1024, 1_048_576, 67_108_864),
+      rateLimitPerSecond: fc.constantFrom(20, 0.5),
+      requestTimeoutMs: fc.constantFrom(100, 600_000),
+      mutations: fc.boolean(),
+      allowProduction: fc.boolean(),
+      unsupportedRules: fc.constant([{ id: 'IDEM-2', reason: 'not claimed' }]),
+      revokedToken: fc.constant('svc_dev_key_unit_revoked'),
+      otherEnvironmentToken: fc.constant('svc_prod_key_unit_other'),
+      resources: fc.constant({
+        gpuVmIds: ['vm-gpu-0001'],
+        natRules: [{ vpcId: 'v', natGatewayId: 'n', ruleId: 'r' }],
+      }),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      name: fc.constant('${UNIT_PARITY_SET}'),
+    },
+    { requiredKeys: [] },
+  );
+  /** At most one flaw, of the kinds users make: each is refused by both or by neither. */
+  const flaw = fc.option(
+    fc.constantFrom<Record<string, unknown>>(
+      { concurrency: 0 },
+      { concurrency: 33 },
+      { concurrency: 2.5 },
+      { strict: 'yes' },
+      { maxResponseBytes: 1023 },
+      { rateLimitPerSecond: 0 },
+      { unsupportedRules: [{ id: 'idem', reason: 'r' }] },
+      { mutation: true },
+      { revokedToken: 'svc_dev_key_unit_full' },
+      { otherEnvironmentToken: 'svc_dev_key_unit_other' },
+      { workspaces: { primary: '1042', secondary: '1043', billingDenied: '1042' } },
+      { workspaces: { primary: '1042', secondary: '1042' } },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_dev_key_unit_full', scopes: 'all', workspaces: 'all' },
+        },
+      },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_prod_key_unit_x', scopes: 'all', workspaces: 'all' },
+        },
+      },
+      {
+        identities: {
+          ...minimal.identities,
+          second: { token: 'svc_dev_key_unit_x', scopes: ['vm.fly'], workspaces: 'all' },
+        },
+      },
+      { baseUrl: 'https://user:pw@host.example/v1' },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+      { name: '${UNIT_PARITY_UNSET}' },
+    ),
+    { nil: undefined },
+  );
+  const profileText = fc
+    .tuple(validSettings, flaw)
+    .map(([settings, oneFlaw]) => JSON.stringify({ ...minimal, ...settings, ...oneFlaw }));
+
+  it('the sandbox accepts exactly the profiles this CLI accepts, and seeds a sandbox from each', () => {
+    const env = { UNIT_PARITY_SET: 'parity' };
+    let accepted = 0;
+    fc.assert(
+      fc.property(profileText, (text) => {
+        const path = join(directory, 'profile.json');
+        writeFileSync(path, text);
+        let ours: string | undefined;
+        let theirs: string | undefined;
+        try {
+          loadProfileFile(path, env);
+        } catch (error) {
+          ours = (error as Error).name;
+        }
+        try {
+          createSandbox({ profile: readProfileFile(path, env) });
+        } catch (error) {
+          theirs = (error as Error).name;
+        }
+        expect(
+          theirs === undefined,
+          `${text}: conformance ${ours ?? 'accepts'}, sandbox ${theirs ?? 'accepts'}`,
+        ).toBe(ours === undefined);
+        if (ours === undefined) accepted += 1;
+      }),
+      { numRuns: 150, seed: 4217 },
+    );
+    // Both verdicts were reached: the property compared acceptances and refusals alike.
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(150);
+  });
 });
 
 describe('redaction', () => {
@@ -159,6 +298,23 @@ describe('redaction', () => {
       expect(text).not.toContain(secret);
     expect(redactProfile(profile, redactor).identities.full?.token).toBe('svc_dev_key_[redacted]');
     expect(maskToken('no-prefix')).toBe('[redacted]');
+  });
+
+  it("the loader gives the run's redactor every token and what the suite derives from it", () => {
+    const redactor = createSecretRedactor();
+    parseProfileText(
+      JSON.stringify({
+        ...minimal,
+        identities: { full: { token: 'svc_dev_key_unit_derived', scopes: 'all', workspaces: 'all' } },
+      }),
+      'unit.json',
+      {},
+      redactor,
+    );
+    // ENV-1 sends the token's body under the other environment's prefix: masked too.
+    expect(redactor.redact('svc_dev_key_unit_derived svc_prod_key_unit_derived unit_derived')).not.toMatch(
+      /unit_derived/,
+    );
   });
 
   it('removes tokens, their bodies and their base64 forms from any text', () => {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { type PackedInstall, packAndInstall } from './packedInstall.js';
+import { type PackedInstall, packAndInstall, publishedPackages } from './packedInstall.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +15,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const installed = await packAndInstall();
   console.log(
-    `packed 5 packages, installed them and ${installed.registryPackages} registry packages with npm --offline in ${installed.seconds.toFixed(1)} s`,
+    `packed ${Object.keys(publishedPackages).length} packages, installed them and ${installed.registryPackages} registry packages with npm --offline in ${installed.seconds.toFixed(1)} s`,
   );
   project.provide('packedInstall', installed);
   return async () => {

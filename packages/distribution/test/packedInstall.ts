@@ -22,6 +22,7 @@ export const publishedPackages = {
   spec: join(repoRoot, 'spec'),
   types: join(repoRoot, 'packages', 'types'),
   client: join(repoRoot, 'packages', 'client'),
+  'target-profile': join(repoRoot, 'packages', 'target-profile'),
   sandbox: join(repoRoot, 'packages', 'sandbox'),
   conformance: join(repoRoot, 'packages', 'conformance'),
 } as const;
@@ -154,7 +155,7 @@ async function pnpmPack(dir: string, destination: string): Promise<string> {
 }
 
 /**
- * Packs the five published packages as they would be published, and installs them with plain
+ * Packs the six published packages as they would be published, and installs them with plain
  * npm into an empty folder outside the workspace.
  *
  * Tests download nothing, so `npm install --offline` gets every registry package too: each one

@@ -23,7 +23,7 @@ const manifestOf = (name: PublishedName) =>
   };
 const bin = (name: string) => join(repoRoot, 'packages', 'distribution', 'node_modules', '.bin', name);
 
-describe('the five packages as npm installs them from their tarballs', () => {
+describe('the six packages as npm installs them from their tarballs', () => {
   test.each(names)(
     '@cloud-api/%s: publishable manifest, exports with types first, no workspace ranges',
     (name) => {

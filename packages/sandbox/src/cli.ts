@@ -8,7 +8,6 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { ListeningSandbox, Sandbox } from './createSandbox.js';
 import { type FaultId, faultCatalogue, isFaultId } from './faultCatalogue.js';
 import { listenFailure } from './listenFailure.js';
-import { checkProfileOutput, readProfileFile, writeProfileFile } from './profileFile.js';
 import { type SandboxEnvironment, type SandboxProfile, SandboxProfileError } from './sandboxProfile.js';
 import { isVariantId, type VariantId, variantCatalogue } from './variantCatalogue.js';
 
@@ -93,6 +92,7 @@ async function loadProfile(options: CliOptions): Promise<SandboxProfile> {
     const { defaultSandboxProfile } = await import('./defaultSandboxProfile.js');
     return defaultSandboxProfile({ environment: options.environment });
   }
+  const { readProfileFile } = await import('./profileFile.js');
   const profile = readProfileFile(resolve(options.profile));
   if (program.getOptionValueSource('environment') === 'cli' && options.environment !== profile.environment) {
     throw new UsageError(
@@ -125,6 +125,8 @@ async function main(): Promise<void> {
     throw new UsageError('--overwrite only applies to --profile-out.');
 
   const profile = await loadProfile(options);
+  // Loaded only now, with the profile validator: --help, --list-* and a bad option never need it.
+  const { checkProfileOutput, writeProfileFile } = await import('./profileFile.js');
   const profileOut = options.profileOut ? resolve(options.profileOut) : undefined;
   const replacing =
     profileOut !== undefined &&

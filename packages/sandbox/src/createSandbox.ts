@@ -10,16 +10,12 @@ import { listBuckets } from './operations/listBuckets.js';
 import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
 import { releaseReservedIp } from './operations/releaseReservedIp.js';
 import { updateNatPortForwardingRule } from './operations/updateNatPortForwardingRule.js';
+import { checkSandboxProfile } from './profileCheck.js';
 import { API_BASE_PATH, createRequestListener } from './requestPipeline.js';
 import { ResponseWriter } from './responseWriter.js';
 import { createSandboxBehaviour } from './sandboxBehaviour.js';
 import { SandboxClock } from './sandboxClock.js';
-import {
-  checkSandboxProfile,
-  type SandboxEnvironment,
-  type SandboxProfile,
-  SandboxProfileError,
-} from './sandboxProfile.js';
+import { type SandboxEnvironment, type SandboxProfile, SandboxProfileError } from './sandboxProfile.js';
 import { SandboxStore } from './sandboxStore.js';
 import { loadSpecContract } from './specContract.js';
 import { TokenAuthenticator } from './tokenAuthenticator.js';
@@ -86,13 +82,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     throw new SandboxProfileError('environment: expected "development" or "production"');
   }
   const contract = loadSpecContract();
-  const otherEnvironment = environment === 'development' ? 'production' : 'development';
-  checkSandboxProfile(profile, {
-    scopeNames: contract.scopeNames,
-    environment,
-    tokenPrefix: contract.tokenPrefixes[environment],
-    otherTokenPrefix: contract.tokenPrefixes[otherEnvironment],
-  });
+  checkSandboxProfile(profile, { environment, tokenPrefix: contract.tokenPrefixes[environment] });
 
   const behaviour = createSandboxBehaviour(fault, variant);
   const clock = new SandboxClock(

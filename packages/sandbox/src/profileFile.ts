@@ -1,82 +1,39 @@
-import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { parse, stringify } from 'yaml';
-import { checkProfileShape } from './profileShape.js';
+import {
+  describeFileError,
+  loadProfileFile,
+  MissingEnvironmentVariableError,
+  ProfileFileError,
+  ProfileValidationError,
+} from '@cloud-api/target-profile';
+import { stringify } from 'yaml';
 import { type SandboxProfile, SandboxProfileError } from './sandboxProfile.js';
 
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+export { describeFileError };
 
-/** What a file-system error code means to someone who typed a path. */
-export function describeFileError(code: string | undefined): string {
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EISDIR':
-      return 'it is a directory, not a file';
-    case 'ENOTDIR':
-      return 'a part of the path is a file, not a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'the file system is read-only';
-    default:
-      return code ?? 'unreadable';
-  }
-}
-
-/** Reads a target profile (YAML or JSON), expanding `${NAME}` from the environment. */
+/**
+ * Reads a target profile (YAML or JSON) with @cloud-api/target-profile, the conformance CLI's own
+ * loader: `${NAME}` expanded from the environment, then the same schema and checks, so every
+ * profile the suite accepts seeds a sandbox. Errors become one SandboxProfileError naming the
+ * file and the fields, never a token (nor any value a `${NAME}` put in).
+ */
 export function readProfileFile(path: string, env: NodeJS.ProcessEnv = process.env): SandboxProfile {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return loadProfileFile(path, { env });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new SandboxProfileError(
-      `Cannot read the profile ${path} (${describeFileError(code)}). Check the path; without --profile the sandbox generates a profile itself.`,
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = parse(text);
-  } catch (error) {
-    // Only the first line: the rest of the parser's message quotes the file, which may hold tokens.
-    const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
-    throw new SandboxProfileError(`The profile ${path} is not valid YAML or JSON: ${reason}.`);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SandboxProfileError(
-      `The profile ${path} must hold a mapping (name, baseUrl, environment, identities, workspaces, billing, ...).`,
-    );
-  }
-  try {
-    checkProfileShape(parsed);
-    return expand(parsed, env, '') as SandboxProfile;
-  } catch (error) {
-    if (error instanceof SandboxProfileError) {
-      throw new SandboxProfileError(`The profile ${path} is not usable: ${error.message}.`);
+    if (error instanceof ProfileFileError && error.code !== undefined) {
+      throw new SandboxProfileError(
+        `Cannot read the profile ${path} (${describeFileError(error.code)}). Check the path; without --profile the sandbox generates a profile itself.`,
+      );
     }
+    if (error instanceof ProfileValidationError)
+      throw new SandboxProfileError(`The profile ${path} is not usable: ${error.problems.join('; ')}.`);
+    if (error instanceof MissingEnvironmentVariableError)
+      throw new SandboxProfileError(`The profile ${path} cannot be read: ${error.message}`);
+    if (error instanceof ProfileFileError) throw new SandboxProfileError(error.message);
     throw error;
   }
-}
-
-function expand(value: unknown, env: NodeJS.ProcessEnv, field: string): unknown {
-  if (typeof value === 'string') {
-    return value.replace(REFERENCE, (_whole, name: string) => {
-      const resolved = env[name];
-      if (resolved === undefined || resolved === '') {
-        throw new SandboxProfileError(`${field || '(root)'}: environment variable ${name} is not set`);
-      }
-      return resolved;
-    });
-  }
-  if (Array.isArray(value)) return value.map((item, index) => expand(item, env, `${field}[${index}]`));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expand(item, env, field ? `${field}.${key}` : key)]),
-    );
-  }
-  return value;
 }
 
 export interface ProfileOutputOptions {

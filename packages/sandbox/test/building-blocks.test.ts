@@ -113,7 +113,21 @@ describe('profiles', () => {
           identities: { x: { token: 'svc_dev_key_x', scopes: ['vm.fly'], workspaces: 'all' } },
         },
       }),
-    ).toThrow(/unknown scope "vm.fly"/);
+    ).toThrow(/^identities\.x\.scopes\[0\]: "vm\.fly" is not one of the 16 scopes/);
+    const shared = base.identities.full?.token ?? '';
+    const twice = () =>
+      createSandbox({
+        profile: {
+          ...base,
+          identities: { ...base.identities, again: { token: shared, scopes: 'all', workspaces: 'all' } },
+        },
+      });
+    expect(twice).toThrow(
+      /identities\.again\.token: is the same token as identities\.full\.token; each identity needs a token of its own/,
+    );
+    expect(() => createSandbox({ profile: base, environment: 'production' })).toThrow(
+      /^environment: a production sandbox needs a production profile \(tokens starting with svc_prod_key_\); this one is development$/,
+    );
     expect(() =>
       createSandbox({ profile: { ...base, workspaces: { primary: '0', secondary: '2' } } }),
     ).toThrow(/workspaces\.primary/);

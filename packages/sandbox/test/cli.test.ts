@@ -12,6 +12,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(packageDir, 'dist', 'cli.js');
 const exampleProfile = join(packageDir, 'profiles', 'sandbox.example.yaml');
+/** The conformance package's own example, which the sandbox once refused (issue: four profile definitions). */
+const stagingExample = join(packageDir, '..', 'conformance', 'profiles', 'staging.example.yaml');
+
+/** Every `${NAME}` the staging example references, each set to a distinct token of the right environment. */
+function stagingVariables(): Record<string, string> {
+  const names = [...readFileSync(stagingExample, 'utf8').matchAll(/\$\{([A-Z0-9_]+)\}/g)].map(
+    (m) => m[1] ?? '',
+  );
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      `${name.startsWith('PRODUCTION') ? 'svc_prod_key_' : 'svc_dev_key_'}cli_${name.toLowerCase()}`,
+    ]),
+  );
+}
+
+/** This process's environment without any of the staging example's variables. */
+function environmentWithout(names: readonly string[]): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of names) delete env[name];
+  return env;
+}
 
 function newestSourceTime(directory: string): number {
   return Math.max(
@@ -34,11 +56,12 @@ function ensureBuilt(): void {
 type CliRun = ScriptRun;
 
 /** Runs the CLI; with `signal`, sends it once the sandbox says it is serving. */
-function runCli(args: readonly string[], signal?: NodeJS.Signals): Promise<CliRun> {
+function runCli(args: readonly string[], signal?: NodeJS.Signals, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return runNodeScript(cliPath, args, {
     cwd: workDir,
     timeoutMs: 15_000,
     ...(signal ? { signalWhenOutput: { text: 'Press Ctrl-C', signal } } : {}),
+    ...(env ? { env } : {}),
   });
 }
 
@@ -53,6 +76,7 @@ const files = {
   listRoot: '',
   existing: '',
   plainFile: '',
+  runSettings: '',
 };
 
 beforeAll(async () => {
@@ -70,6 +94,10 @@ beforeAll(async () => {
   files.tokenAsKey = write('token-key.yaml', `${example}svc_dev_key_must_not_print: true\n`);
   files.listRoot = write('list.yaml', '- svc_dev_key_must_not_print\n');
   files.existing = write('existing.json', 'keep me\n');
+  files.runSettings = write(
+    'run-settings.yaml',
+    `${example}concurrency: 8\nstrict: true\nmaxResponseBytes: 2097152\nrateLimitPerSecond: 50\nunsupportedRules:\n  - { id: IDEM-2, reason: not claimed }\n`,
+  );
   files.plainFile = write('plain-file', 'not a directory\n');
   busyServer = createServer();
   await new Promise<void>((done) => busyServer.listen(0, '127.0.0.1', done));
@@ -151,23 +179,24 @@ const refusals: readonly RefusalCase[] = [
   {
     name: 'a profile holding a list',
     args: () => ['--profile', files.listRoot],
-    stderr: /must hold a mapping \(name, baseUrl/,
+    stderr: /list\.yaml must contain a mapping \(name, baseUrl/,
   },
   {
     name: 'a profile with a value of the wrong type',
     args: () => ['--profile', files.wrongTypes],
     stderr:
-      /is not usable: name: expected a string, found a number\.\nsandbox: a complete example: .*sandbox\.example\.yaml/,
+      /is not usable: name: must be string, got number\.\nsandbox: a complete example: .*sandbox\.example\.yaml/,
   },
   {
     name: 'a profile with a misspelt key',
     args: () => ['--profile', files.unknownKey],
-    stderr: /revokedTokn: unknown key; the keys allowed here are .*revokedToken/,
+    stderr:
+      /is not usable: \(root\): unknown field "revokedTokn" \(check its spelling .*; the fields allowed here are .*revokedToken/,
   },
   {
     name: 'a profile with a token as a key',
     args: () => ['--profile', files.tokenAsKey],
-    stderr: /\(a key that looks like a token\): unknown key/,
+    stderr: /is not usable: \(root\): unknown field \(a key that looks like a token\)/,
   },
   {
     name: '--environment contradicting the profile',
@@ -215,6 +244,22 @@ describe('the sandbox command line refuses bad input with exit 2 and one clear m
     expect(run.code).toBe(2);
   });
 
+  it("names the staging example's variable that is not set, and prints no value", async () => {
+    const variables = stagingVariables();
+    const { STAGING_TOKEN_FULL: unset, ...others } = variables;
+    expect(unset).toBeDefined();
+    const run = await runCli(['--profile', stagingExample], undefined, {
+      ...environmentWithout(Object.keys(variables)),
+      ...others,
+    });
+    expectClean(run);
+    expect(run.stderr).toMatch(
+      /staging\.example\.yaml cannot be read: identities\.full\.token: environment variable STAGING_TOKEN_FULL is not set\. Export it/,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(2);
+  });
+
   it('leaves an existing file alone when it refuses to overwrite it', async () => {
     await runCli(['--profile-out', files.existing]);
     expect(readFileSync(files.existing, 'utf8')).toBe('keep me\n');
@@ -235,6 +280,53 @@ describe('the sandbox command line while serving', () => {
       expect(existsSync(profilePath ?? '')).toBe(false);
     },
   );
+
+  it("starts from the conformance package's staging example when the variables it references are set", async () => {
+    const variables = stagingVariables();
+    expect(Object.keys(variables)).toEqual(
+      expect.arrayContaining(['STAGING_TOKEN_FULL', 'STAGING_TOKEN_REVOKED', 'PRODUCTION_TOKEN_ANY']),
+    );
+    const written = join(workDir, 'staging-seeded.json');
+    const run = await runCli(['--profile', stagingExample, '--profile-out', written], 'SIGINT', {
+      ...process.env,
+      ...variables,
+    });
+    expectClean(run);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(
+      /Cloud API sandbox \(development\) listening at http:\/\/127\.0\.0\.1:\d+\/v1\n/,
+    );
+    expect(run.stdout).toContain('Sandbox stopped.');
+    expect(run.code).toBe(0);
+    // Seeded with the example's identities, tokens from the environment, and its run settings kept.
+    const profile = JSON.parse(readFileSync(written, 'utf8')) as {
+      identities: Record<string, { token: string; scopes: unknown }>;
+      revokedToken: string;
+      concurrency: number;
+    };
+    expect(Object.keys(profile.identities)).toEqual([
+      'full',
+      'noVmWrite',
+      'noBilling',
+      'readOnly',
+      'primaryOnly',
+    ]);
+    expect(profile.identities.readOnly).toEqual({
+      token: variables.STAGING_TOKEN_READ_ONLY,
+      scopes: ['vm.read'],
+      workspaces: 'all',
+    });
+    expect(profile.revokedToken).toBe(variables.STAGING_TOKEN_REVOKED);
+    expect(profile.concurrency).toBe(4);
+  });
+
+  it('accepts a profile holding concurrency, strict and maxResponseBytes', async () => {
+    const run = await runCli(['--profile', files.runSettings], 'SIGTERM');
+    expectClean(run);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/listening at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(run.code).toBe(0);
+  });
 
   it('accepts a fault and a variant together and says so', async () => {
     const run = await runCli(['--fault', 'accept-revoked-token', '--variant', 'workspace-id-422'], 'SIGINT');

@@ -1,6 +1,19 @@
-export { expandEnvironmentReferences, MissingEnvironmentVariableError } from './expandEnv.js';
+// The target profile is defined once, in @cloud-api/target-profile (schema, types, validator,
+// ${NAME} expansion); the sandbox reads profiles with the same package. What stays here is the
+// suite's own: the loader bound to the run's secret redactor and this CLI's advice, and redaction.
+export {
+  expandEnvironmentReferences,
+  fieldPath,
+  type Identity,
+  MissingEnvironmentVariableError,
+  type NatRuleRef,
+  type ProfileResources,
+  ProfileValidationError,
+  scopeNames,
+  type TargetProfile,
+  type TargetProfileSchema,
+  targetProfileSchema,
+  validateProfile,
+} from '@cloud-api/target-profile';
 export { loadProfileFile, ProfileFileError, parseProfileText } from './loadProfile.js';
-export { scopeNames, targetProfileSchema } from './profileSchema.js';
 export { maskToken, profileSecrets, profileTokens, redactProfile } from './redaction.js';
-export type { Identity, NatRuleRef, ProfileResources, TargetProfile } from './types.js';
-export { fieldPath, ProfileValidationError, validateProfile } from './validateProfile.js';

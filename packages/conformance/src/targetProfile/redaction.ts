@@ -1,5 +1,5 @@
+import type { TargetProfile } from '@cloud-api/target-profile';
 import { maskToken, type SecretRedactor } from '../secrets/secretRedactor.js';
-import type { TargetProfile } from './types.js';
 
 export { maskToken };
 

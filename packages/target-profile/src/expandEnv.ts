@@ -1,3 +1,5 @@
+import { childField } from './fieldNames.js';
+
 /** Thrown when a `${NAME}` reference names an unset variable. Never carries a value. */
 export class MissingEnvironmentVariableError extends Error {
   constructor(
@@ -39,7 +41,7 @@ export function expandEnvironmentReferences(
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        expandEnvironmentReferences(item, env, path ? `${path}.${key}` : key, expanded),
+        expandEnvironmentReferences(item, env, childField(path, key), expanded),
       ]),
     );
   }

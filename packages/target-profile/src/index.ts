@@ -1,0 +1,23 @@
+export { expandEnvironmentReferences, MissingEnvironmentVariableError } from './expandEnv.js';
+export {
+  createProfileRedactor,
+  describeFileError,
+  loadProfileFile,
+  type ParseProfileOptions,
+  ProfileFileError,
+  type ProfileRedactor,
+  parseProfileText,
+} from './loadProfile.js';
+export {
+  type Identity,
+  type NatRuleRef,
+  type ProfileEnvironment,
+  type ProfileResources,
+  scopeNames,
+  type TargetProfile,
+  type TargetProfileSchema,
+  targetProfileSchema,
+  tokenPrefixes,
+} from './profileSchema.js';
+export { renderTargetProfileSchemaFile, targetProfileSchemaPath } from './schemaFile.js';
+export { fieldPath, ProfileValidationError, profileProblems, validateProfile } from './validateProfile.js';

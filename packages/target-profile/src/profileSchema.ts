@@ -1,0 +1,229 @@
+import { loadOpenApiDocument } from '@cloud-api/spec';
+import { type SchemaOptions, type Static, type TSchema, Type } from '@sinclair/typebox';
+
+/**
+ * The target profile, defined once. Everything below is TypeBox: each builder is a JSON Schema
+ * (draft 2020-12) object, so the same definition gives the published
+ * schema/target-profile.schema.json, the ajv validator (validateProfile.ts) and, through
+ * `Static`, the TypeScript type. Only the 16 scope names are read at run time: from the spec's
+ * bearer scheme, so the two never drift apart; that is why the schema is built by a function.
+ */
+
+interface BearerScheme {
+  readonly 'x-scopes'?: Readonly<Record<string, string>>;
+  readonly 'x-token-prefixes'?: Readonly<Record<string, string>>;
+}
+
+function bearerScheme(): BearerScheme {
+  return loadOpenApiDocument().components.securitySchemes.bearerAuth as BearerScheme;
+}
+
+/** The 16 scope names, read from the spec's bearer scheme so the two never drift apart. */
+export function scopeNames(): string[] {
+  return Object.keys(bearerScheme()['x-scopes'] ?? {});
+}
+
+export type ProfileEnvironment = 'development' | 'production';
+
+/** The token prefix of each environment (`svc_dev_key_`, `svc_prod_key_`), from the spec. */
+export function tokenPrefixes(): Readonly<Record<ProfileEnvironment, string>> {
+  const prefixes: Partial<Record<ProfileEnvironment, string>> = {};
+  for (const [prefix, environment] of Object.entries(bearerScheme()['x-token-prefixes'] ?? {}))
+    if (environment === 'development' || environment === 'production') prefixes[environment] = prefix;
+  if (!prefixes.development || !prefixes.production)
+    throw new Error(
+      'The spec must declare a token prefix for both environments (bearerAuth x-token-prefixes)',
+    );
+  return prefixes as Record<ProfileEnvironment, string>;
+}
+
+// Four small builders keep the published schema exactly as it was written by hand: TypeBox's
+// own Literal adds `type: "string"` beside `const`, its Union of literals is an `anyOf`, its Record
+// a `patternProperties`, and its arrays are mutable in the static type.
+
+/** `{ enum: [...] }`, typed as the union of the values. */
+function StringEnum<const Values extends readonly string[]>(values: Values, options: SchemaOptions = {}) {
+  return Type.Unsafe<Values[number]>({ ...options, enum: [...values] });
+}
+
+/** `{ const: value }`. */
+function Const<const Value extends string>(value: Value) {
+  return Type.Unsafe<Value>({ const: value });
+}
+
+/** An array schema whose static type is a readonly array. */
+function ReadonlyArray<Item extends TSchema>(item: Item, options: SchemaOptions = {}) {
+  return Type.Unsafe<readonly Static<Item>[]>(Type.Array(item, options));
+}
+
+/** A mapping of any names to `value` (`additionalProperties: value`), readonly in the static type. */
+function NamedEntries<Value extends TSchema>(value: Value, options: SchemaOptions = {}) {
+  return Type.Unsafe<Readonly<Record<string, Static<Value>>>>({
+    ...options,
+    type: 'object',
+    additionalProperties: value,
+  });
+}
+
+const NonEmptyString = () => Type.String({ minLength: 1 });
+
+const WorkspaceId = Type.String({
+  pattern: '^[1-9][0-9]*$',
+  description: 'A workspace ID: a positive decimal integer written as a string, e.g. "1042".',
+});
+
+const IdList = ReadonlyArray(NonEmptyString());
+
+const Environment = StringEnum(['development', 'production']);
+
+function identitySchema(scopes: readonly string[]) {
+  return Type.Object(
+    {
+      token: Type.Readonly(NonEmptyString()),
+      scopes: Type.Readonly(
+        Type.Union([Const('all'), ReadonlyArray(StringEnum(scopes), { uniqueItems: true })]),
+      ),
+      workspaces: Type.Readonly(Type.Union([Const('all'), ReadonlyArray(WorkspaceId, { minItems: 1 })])),
+    },
+    { additionalProperties: false },
+  );
+}
+
+const NatRuleRefSchema = Type.Object(
+  {
+    vpcId: Type.Readonly(NonEmptyString()),
+    natGatewayId: Type.Readonly(NonEmptyString()),
+    ruleId: Type.Readonly(NonEmptyString()),
+  },
+  { additionalProperties: false },
+);
+
+const ResourcesSchema = Type.Object(
+  {
+    gpuVmIds: Type.ReadonlyOptional(IdList),
+    deletableGpuVmIds: Type.ReadonlyOptional(IdList),
+    restoreIds: Type.ReadonlyOptional(IdList),
+    natRules: Type.ReadonlyOptional(ReadonlyArray(NatRuleRefSchema)),
+    releasableReservedIpIds: Type.ReadonlyOptional(IdList),
+  },
+  { additionalProperties: false },
+);
+
+const WorkspacesSchema = Type.Object(
+  {
+    primary: Type.Readonly(WorkspaceId),
+    secondary: Type.Readonly(WorkspaceId),
+    billingDenied: Type.ReadonlyOptional(WorkspaceId),
+  },
+  { additionalProperties: false },
+);
+
+const BillingSchema = Type.Object(
+  { skuCode: Type.Readonly(NonEmptyString()) },
+  { additionalProperties: false },
+);
+
+const UnsupportedRuleSchema = Type.Object(
+  {
+    id: Type.Readonly(Type.String({ pattern: '^[A-Z]+-\\d+$' })),
+    reason: Type.Readonly(NonEmptyString()),
+  },
+  { additionalProperties: false },
+);
+
+function buildTargetProfileSchema(scopes: readonly string[]) {
+  return Type.Object(
+    {
+      $schema: Type.ReadonlyOptional(Type.String()),
+      name: Type.Readonly(NonEmptyString()),
+      baseUrl: Type.Readonly(
+        Type.String({
+          pattern: '^https?://[^\\s/]+(/[^\\s]*)?/v1$',
+          description: 'Base URL of the API, ending with /v1 (no trailing slash).',
+        }),
+      ),
+      environment: Type.Readonly(Environment),
+      identities: Type.Readonly(NamedEntries(identitySchema(scopes), { minProperties: 1 })),
+      revokedToken: Type.ReadonlyOptional(NonEmptyString()),
+      otherEnvironmentToken: Type.ReadonlyOptional(NonEmptyString()),
+      workspaces: Type.Readonly(WorkspacesSchema),
+      resources: Type.ReadonlyOptional(ResourcesSchema),
+      billing: Type.Readonly(BillingSchema),
+      mutations: Type.ReadonlyOptional(Type.Boolean()),
+      allowProduction: Type.ReadonlyOptional(Type.Boolean()),
+      requestTimeoutMs: Type.ReadonlyOptional(Type.Integer({ minimum: 100, maximum: 600000 })),
+      rateLimitPerSecond: Type.ReadonlyOptional(Type.Number({ exclusiveMinimum: 0 })),
+      concurrency: Type.ReadonlyOptional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 32,
+          description:
+            'Most requests in flight at once for checks whose cases are independent (default 4, never above rateLimitPerSecond); checks that change state always send one at a time. Same as --concurrency.',
+        }),
+      ),
+      maxResponseBytes: Type.ReadonlyOptional(
+        Type.Integer({
+          minimum: 1024,
+          maximum: 67108864,
+          description:
+            'Largest response body the suite reads (default 1048576, 1 MiB); a larger answer fails its check and the connection is dropped.',
+        }),
+      ),
+      strict: Type.ReadonlyOptional(
+        Type.Boolean({
+          description:
+            'Gate mode (same as --strict): a check skipped for a reason not declared in unsupportedRules, or an inconclusive rule, fails the run.',
+        }),
+      ),
+      unsupportedRules: Type.ReadonlyOptional(ReadonlyArray(UnsupportedRuleSchema)),
+    },
+    {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://cloud-api.invalid/schemas/target-profile.schema.json',
+      title: 'Conformance target profile',
+      description:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
+        'Describes an environment for @cloud-api/conformance and seeds @cloud-api/sandbox. String values may reference environment variables as ${NAME}.',
+      additionalProperties: false,
+    },
+  );
+}
+
+/** The TypeBox schema of a target profile (a JSON Schema object). */
+export type TargetProfileSchema = ReturnType<typeof buildTargetProfileSchema>;
+
+// The types are interfaces extending `Static<…>` of the schema rather than plain aliases: the
+// same types, but editors, compiler messages and the TypeDoc reference show them by name and
+// list their fields, instead of an alias of `Static<TargetProfileSchema>`.
+
+/** A target profile: which environment to test and with what (see the JSON Schema). */
+export interface TargetProfile extends Static<TargetProfileSchema> {}
+
+/** One token and what it may do: `all` scopes or a list, `all` workspaces or a list. */
+export interface Identity extends Static<ReturnType<typeof identitySchema>> {}
+
+/** A NAT port-forwarding rule the run may update (and restores afterwards). */
+export interface NatRuleRef extends Static<typeof NatRuleRefSchema> {}
+
+/** Resources of the primary workspace that checks read or consume. */
+export interface ProfileResources extends Static<typeof ResourcesSchema> {}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
+let built: TargetProfileSchema | undefined;
+
+/**
+ * The JSON Schema (draft 2020-12) of a target profile, published as
+ * schema/target-profile.schema.json. Built once (it reads the scope names from the spec) and
+ * frozen: the validator is compiled from this very object.
+ */
+export function targetProfileSchema(): TargetProfileSchema {
+  built ??= deepFreeze(buildTargetProfileSchema(scopeNames()));
+  return built;
+}
