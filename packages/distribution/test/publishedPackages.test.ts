@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, test } from 'vitest';
+import { appEnv } from './commandRun.js';
 import { type PublishedName, publishedPackages, repoRoot } from './packedInstall.js';
 
 const run = promisify(execFile);
@@ -58,17 +59,31 @@ describe('the six packages as npm installs them from their tarballs', () => {
     }
   });
 
-  test('conformance runs vitest at run time, and needs Prism only for --target prism', () => {
+  test('conformance runs its own engine without vitest (an optional peer, for its vitest adapter), and needs Prism only for --target prism', async () => {
     const manifest = manifestOf('conformance');
-    expect(manifest.dependencies?.vitest).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.dependencies?.vitest).toBeUndefined();
+    expect(manifest.peerDependencies?.vitest).toMatch(/^\^4\./);
+    expect(manifest.peerDependenciesMeta?.vitest?.optional).toBe(true);
     expect(manifest.peerDependencies?.['@stoplight/prism-cli']).toBe('5.14.2');
     expect(manifest.peerDependenciesMeta?.['@stoplight/prism-cli']?.optional).toBe(true);
-    // The suite finds its property files and worker setup file inside its own dist.
-    const dist = join(installedDir('conformance'), 'dist');
-    expect(
-      readdirSync(join(dist, 'properties')).filter((f) => f.endsWith('.property.js')).length,
-    ).toBeGreaterThan(5);
-    expect(existsSync(join(dist, 'suite', 'workerSignals.js'))).toBe(true);
+    expect(manifest.exports['./vitest']).toBeDefined();
+    // npm installs no optional peer: the installed CLI (run by the other tests here) has neither.
+    expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', '@stoplight', 'prism-cli'))).toBe(false);
+    // In a user's environment: this test run's own would let Node find the workspace's Prism.
+    const prism = await run(
+      join(app, 'node_modules', '.bin', 'cloud-api-conformance'),
+      ['--target', 'prism'],
+      { cwd: app, env: appEnv() },
+    ).then(
+      (ok: { stdout: string; stderr: string }) => ({
+        code: 0,
+        stderr: `${ok.stdout}${ok.stderr}`.slice(0, 2000),
+      }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(prism.code, JSON.stringify(prism)).toBe(2);
+    expect(prism.stderr).toMatch(/npm install --save-dev @stoplight\/prism-cli@5\.14\.2/);
   });
 
   test('the spec package carries the bundle, the API document and the operation catalogue', async () => {
