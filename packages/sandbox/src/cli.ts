@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,9 +61,21 @@ function parseVariant(value: string): VariantId {
   return value;
 }
 
+/** This package's version, from its package.json. */
+function sandboxVersion(): string {
+  try {
+    return (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
 const program = new Command()
   .name('cloud-api-sandbox')
   .description('Starts the stateful in-memory sandbox of the Cloud Infrastructure Public API.')
+  .version(sandboxVersion(), '--version', 'print the version of the sandbox and exit')
   .option('--port <port>', 'port to listen on (0: a free port)', parsePort, 0)
   .option('--host <host>', 'interface to listen on', parseHost, '127.0.0.1')
   .option('--profile <file>', 'seed from this target profile (YAML or JSON) instead of generating tokens')

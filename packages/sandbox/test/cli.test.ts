@@ -235,6 +235,17 @@ const refusals: readonly RefusalCase[] = [
   },
 ];
 
+describe('the sandbox command line tells its version', () => {
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+  });
+});
+
 describe('the sandbox command line refuses bad input with exit 2 and one clear message', () => {
   it.concurrent.each(refusals)('$name', async ({ args, stderr }) => {
     const run = await runCli(args());
