@@ -1,15 +1,29 @@
 import { childField } from './fieldNames.js';
 
-/** Thrown when a `${NAME}` reference names an unset variable. Never carries a value. */
+/** One `${NAME}` reference to an unset variable, and the field that holds it. */
+export interface MissingVariable {
+  readonly variable: string;
+  readonly field: string;
+}
+
+/**
+ * Thrown when `${NAME}` references name unset variables: every one of them at once, so a user
+ * exports them all in one go. Never carries a value.
+ */
 export class MissingEnvironmentVariableError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly field: string,
-  ) {
+  /** The first missing variable (and its field); `missing` lists them all. */
+  readonly variable: string;
+  readonly field: string;
+  constructor(readonly missing: readonly MissingVariable[]) {
+    const [first] = missing as [MissingVariable, ...MissingVariable[]];
     super(
-      `${field}: environment variable ${variable} is not set. Export it (or remove the field) and run again.`,
+      missing.length === 1
+        ? `${first.field}: environment variable ${first.variable} is not set. Export it (or remove the field) and run again.`
+        : `${missing.length} environment variables are not set: ${missing.map((m) => `${m.variable} (${m.field})`).join(', ')}. Export them (or remove the fields) and run again.`,
     );
     this.name = 'MissingEnvironmentVariableError';
+    this.variable = first.variable;
+    this.field = first.field;
   }
 }
 
@@ -26,22 +40,37 @@ export function expandEnvironmentReferences(
   path = '',
   expanded: string[] = [],
 ): unknown {
+  const missing: MissingVariable[] = [];
+  const result = expandTree(value, env, path, expanded, missing);
+  if (missing.length > 0) throw new MissingEnvironmentVariableError(missing);
+  return result;
+}
+
+function expandTree(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  path: string,
+  expanded: string[],
+  missing: MissingVariable[],
+): unknown {
   if (typeof value === 'string') {
-    return value.replace(REFERENCE, (_whole, name: string) => {
+    return value.replace(REFERENCE, (whole, name: string) => {
       const resolved = env[name];
-      if (resolved === undefined || resolved === '')
-        throw new MissingEnvironmentVariableError(name, path || '(root)');
+      if (resolved === undefined || resolved === '') {
+        missing.push({ variable: name, field: path || '(root)' });
+        return whole;
+      }
       expanded.push(resolved);
       return resolved;
     });
   }
   if (Array.isArray(value))
-    return value.map((item, index) => expandEnvironmentReferences(item, env, `${path}[${index}]`, expanded));
+    return value.map((item, index) => expandTree(item, env, `${path}[${index}]`, expanded, missing));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        expandEnvironmentReferences(item, env, childField(path, key), expanded),
+        expandTree(item, env, childField(path, key), expanded, missing),
       ]),
     );
   }

@@ -1,4 +1,8 @@
-export { expandEnvironmentReferences, MissingEnvironmentVariableError } from './expandEnv.js';
+export {
+  expandEnvironmentReferences,
+  MissingEnvironmentVariableError,
+  type MissingVariable,
+} from './expandEnv.js';
 export {
   createProfileRedactor,
   describeFileError,

@@ -159,6 +159,27 @@ describe('expandEnvironmentReferences', () => {
     expect(() => expandEnvironmentReferences({ a: [{ b: '${NOPE}' }] }, {})).toThrow(
       /^a\[0\]\.b: environment variable NOPE is not set/,
     );
+    // Every unset variable at once, each with its field, and no value of a set one.
+    let all: unknown;
+    try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${...} references, not templates
+      expandEnvironmentReferences(
+        { a: '${FIRST}', b: ['${SECOND}', '${SET}'], c: '${THIRD}' },
+        { SET: 'v4lue' },
+      );
+    } catch (error) {
+      all = error;
+    }
+    expect(all).toBeInstanceOf(MissingEnvironmentVariableError);
+    const missing = all as MissingEnvironmentVariableError;
+    expect(missing.missing).toEqual([
+      { variable: 'FIRST', field: 'a' },
+      { variable: 'SECOND', field: 'b[0]' },
+      { variable: 'THIRD', field: 'c' },
+    ]);
+    expect(missing.message).toBe(
+      '3 environment variables are not set: FIRST (a), SECOND (b[0]), THIRD (c). Export them (or remove the fields) and run again.',
+    );
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
     expect(() => expandEnvironmentReferences({ svc_dev_key_as_key: '${NOPE}' }, {})).toThrow(
       /^\(a key that looks like a token\): environment variable NOPE/,
