@@ -18,6 +18,7 @@ import {
   MissingEnvironmentVariableError,
   ProfileFileError,
   ProfileValidationError,
+  ShortSecretError,
 } from './targetProfile/index.js';
 
 /** A commander parser over the engine's own bounds, so both say the same thing about a value. */
@@ -219,6 +220,7 @@ async function main(): Promise<number> {
       ProfileFileError,
       ProfileValidationError,
       MissingEnvironmentVariableError,
+      ShortSecretError,
     ].some((kind) => error instanceof kind);
     const message = redactor.redact(String((error as Error)?.message ?? error)).replace(/\s*\n\s*/g, ' ');
     process.stderr.write(`conformance: ${known ? message : `unexpected error: ${message}`}\n`);

@@ -35,7 +35,7 @@ const TOKENS = {
   CHAOS_TOKEN_FULL: 'svc_dev_key_Qz7kP2',
   CHAOS_TOKEN_NO_BILLING: 'svc_dev_key_nb4',
   CHAOS_TOKEN_READ_ONLY: 'svc_dev_key_R',
-  CHAOS_TOKEN_REVOKED: 'Rv7kQ9x',
+  CHAOS_TOKEN_REVOKED: 'Rv7kQ9xW',
   CHAOS_TOKEN_OTHER_ENV: 'svc_prod_key_Ot3',
 } as const;
 
@@ -425,7 +425,7 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     expectCleanOutput(result, sandbox.secrets);
   });
 
-  it('token echo with tokens of every length from 1 to 64, with and without the prefix: no byte of any form leaks', async () => {
+  it('token echo with tokens of every length, bodies of 1 to 64 characters after the prefix: no byte of any form leaks', async () => {
     const target = await hostile('token-echo');
     const lengths = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64];
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -433,13 +433,9 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     const body = (length: number, salt: number) =>
       Array.from({ length }, (_, i) => alphabet[(i * 7 + salt * 13 + length) % alphabet.length]).join('');
     const env: Record<string, string> = {};
-    const identities = lengths.flatMap((length, index) => {
-      env[`CHAOS_LEN_BARE_${length}`] = body(length, index);
+    const identities = lengths.map((length, index) => {
       env[`CHAOS_LEN_PREFIXED_${length}`] = `svc_dev_key_${body(length, index + 50)}`;
-      return [
-        `  bare${length}: { token: "\${CHAOS_LEN_BARE_${length}}", scopes: all, workspaces: all }`,
-        `  prefixed${length}: { token: "\${CHAOS_LEN_PREFIXED_${length}}", scopes: [vm.read, vm.write], workspaces: all }`,
-      ];
+      return `  prefixed${length}: { token: "\${CHAOS_LEN_PREFIXED_${length}}", scopes: ${index === 0 ? 'all' : '[vm.read, vm.write]'}, workspaces: all }`;
     });
     const profileText = `name: chaos-lengths
 baseUrl: ${target.baseUrl}
@@ -465,6 +461,34 @@ mutations: true
     ]);
     expectCleanOutput(result, secrets);
   });
+
+  it(
+    'a $' +
+      '{VAR} value too short to mask safely is refused before anything is sent, naming the variable, not the value',
+    async () => {
+      const target = await hostile('token-echo');
+      const env = {
+        CHAOS_SHORT_1: 'k',
+        CHAOS_SHORT_5: 'stora',
+        CHAOS_FULL: 'svc_dev_key_chaos_full_token_0001',
+      };
+      const profileText = `name: chaos-short
+baseUrl: ${target.baseUrl}
+environment: development
+identities:
+  full: { token: "\${CHAOS_FULL}", scopes: all, workspaces: all }
+workspaces: { primary: "\${CHAOS_SHORT_5}", secondary: "1043" }
+billing: { skuCode: "sku-\${CHAOS_SHORT_1}" }
+`;
+      const result = await runAgainst(profileText, env, ['--depth', '1'], 30);
+      expect(result.run.code).toBe(2);
+      expect(result.run.stderr).toMatch(
+        /workspaces\.primary: the value of CHAOS_SHORT_5 has 5 characters; billing\.skuCode: the value of CHAOS_SHORT_1 has 1 character\. .*shorter than 8 characters would mask ordinary words/,
+      );
+      expect(target.requests).toEqual([]);
+      expect(result.run.stderr).not.toContain('stora');
+    },
+  );
 
   it('token echo: a target answering with the credentials it was sent leaks none of them', async () => {
     const target = await hostile('token-echo');

@@ -345,7 +345,7 @@ describe('redaction', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
         JSON.stringify({ ...minimal, baseUrl: 'https://user:${UNIT_PASSWORD}@host.example/api' }),
         'unit.json',
-        { UNIT_PASSWORD: 'pw7' },
+        { UNIT_PASSWORD: 'pw7-unit-password' },
         redactor,
       ),
     ).toThrow(/baseUrl: .*must be an http\(s\) URL ending with \/v1/);
@@ -354,10 +354,10 @@ describe('redaction', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
         JSON.stringify({ ...minimal, baseUrl: 'https://user:${UNIT_PASSWORD}@host.example/api' }),
         'unit.json',
-        { UNIT_PASSWORD: 'pw7' },
+        { UNIT_PASSWORD: 'pw7-unit-password' },
       );
     } catch (error) {
-      expect((error as Error).message).not.toContain('pw7');
+      expect((error as Error).message).not.toContain('pw7-unit-password');
     }
   });
 

@@ -6,6 +6,7 @@ import {
   MissingEnvironmentVariableError,
   ProfileFileError,
   ProfileValidationError,
+  ShortSecretError,
 } from '@cloud-api/target-profile';
 import { stringify } from 'yaml';
 import { type SandboxProfile, SandboxProfileError } from './sandboxProfile.js';
@@ -29,7 +30,7 @@ export function readProfileFile(path: string, env: NodeJS.ProcessEnv = process.e
     }
     if (error instanceof ProfileValidationError)
       throw new SandboxProfileError(`The profile ${path} is not usable: ${error.problems.join('; ')}.`);
-    if (error instanceof MissingEnvironmentVariableError)
+    if (error instanceof MissingEnvironmentVariableError || error instanceof ShortSecretError)
       throw new SandboxProfileError(`The profile ${path} cannot be read: ${error.message}`);
     if (error instanceof ProfileFileError) throw new SandboxProfileError(error.message);
     throw error;

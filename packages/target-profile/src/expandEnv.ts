@@ -27,12 +27,41 @@ export class MissingEnvironmentVariableError extends Error {
   }
 }
 
+/**
+ * Every `${NAME}` value is a secret, masked wherever it appears in any output; one shorter than
+ * this would mask ordinary words and numbers (`object-storage`, a port), so it is refused.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** A `${NAME}` value too short to mask safely, where it was used and how long it is; never the value. */
+export interface ShortValue extends MissingVariable {
+  readonly length: number;
+}
+
+/** Thrown for `${NAME}` values too short to mask safely, naming each; never carries a value. */
+export class ShortSecretError extends Error {
+  constructor(readonly references: readonly ShortValue[]) {
+    super(
+      `${references.map((r) => `${r.field}: the value of ${r.variable} has ${r.length} character${r.length === 1 ? '' : 's'}`).join('; ')}. Every $\{NAME} value is a secret, masked in every output, and one shorter than ${MIN_SECRET_LENGTH} characters would mask ordinary words and numbers: a real token is longer; write a value that is not secret (a workspace ID, a host) in the profile itself.`,
+    );
+    this.name = 'ShortSecretError';
+  }
+}
+
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+interface Expansion {
+  readonly expanded: string[];
+  readonly missing: MissingVariable[];
+  readonly short: ShortValue[];
+}
 
 /**
  * Replaces `${NAME}` in every string of a parsed profile with the variable's value, and hands
  * each value it put in to `expanded` (every one is a secret, whatever it holds). Field paths are
  * reported in the same notation as validation errors. The value must be a tree (no cycles).
+ * Every unset variable is named at once (MissingEnvironmentVariableError), and so is every value
+ * too short to mask safely (ShortSecretError).
  */
 export function expandEnvironmentReferences(
   value: unknown,
@@ -40,38 +69,33 @@ export function expandEnvironmentReferences(
   path = '',
   expanded: string[] = [],
 ): unknown {
-  const missing: MissingVariable[] = [];
-  const result = expandTree(value, env, path, expanded, missing);
-  if (missing.length > 0) throw new MissingEnvironmentVariableError(missing);
+  const found: Expansion = { expanded, missing: [], short: [] };
+  const result = expandTree(value, env, path, found);
+  if (found.missing.length > 0) throw new MissingEnvironmentVariableError(found.missing);
+  if (found.short.length > 0) throw new ShortSecretError(found.short);
   return result;
 }
 
-function expandTree(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  path: string,
-  expanded: string[],
-  missing: MissingVariable[],
-): unknown {
+function expandTree(value: unknown, env: NodeJS.ProcessEnv, path: string, found: Expansion): unknown {
   if (typeof value === 'string') {
     return value.replace(REFERENCE, (whole, name: string) => {
       const resolved = env[name];
+      const field = path || '(root)';
       if (resolved === undefined || resolved === '') {
-        missing.push({ variable: name, field: path || '(root)' });
+        found.missing.push({ variable: name, field });
         return whole;
       }
-      expanded.push(resolved);
+      found.expanded.push(resolved);
+      if (resolved.length < MIN_SECRET_LENGTH)
+        found.short.push({ variable: name, field, length: resolved.length });
       return resolved;
     });
   }
   if (Array.isArray(value))
-    return value.map((item, index) => expandTree(item, env, `${path}[${index}]`, expanded, missing));
+    return value.map((item, index) => expandTree(item, env, `${path}[${index}]`, found));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
-        key,
-        expandTree(item, env, childField(path, key), expanded, missing),
-      ]),
+      Object.entries(value).map(([key, item]) => [key, expandTree(item, env, childField(path, key), found)]),
     );
   }
   return value;

@@ -1,7 +1,10 @@
 export {
   expandEnvironmentReferences,
+  MIN_SECRET_LENGTH,
   MissingEnvironmentVariableError,
   type MissingVariable,
+  ShortSecretError,
+  type ShortValue,
 } from './expandEnv.js';
 export {
   createProfileRedactor,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { expandEnvironmentReferences } from './expandEnv.js';
+import { expandEnvironmentReferences, MIN_SECRET_LENGTH } from './expandEnv.js';
 import { childField } from './fieldNames.js';
 import type { TargetProfile } from './profileSchema.js';
 import { ProfileValidationError, validateProfile } from './validateProfile.js';
@@ -147,7 +147,9 @@ export function parseProfileText(
   try {
     candidate = expandEnvironmentReferences(raw, env, '', expanded);
   } finally {
-    redactor.add(...expanded);
+    // A value too short to mask safely is refused before it is used, and the refusal names only
+    // its variable: masked, it would hide ordinary words of that very message.
+    redactor.add(...expanded.filter((value) => value.length >= MIN_SECRET_LENGTH));
   }
   redactor.add(...tokenFieldValues(candidate));
   try {

@@ -10,6 +10,7 @@ import {
   ProfileFileError,
   ProfileValidationError,
   parseProfileText,
+  ShortSecretError,
 } from '../src/index.js';
 
 const minimal = {
@@ -89,14 +90,14 @@ describe('parseProfileText', () => {
           identities: { full: { token: 'svc_prod_key_unit_wrong', scopes: 'all', workspaces: 'all' } },
         }),
         'unit.json',
-        { env: { UNIT_PASSWORD: 'pw7' } },
+        { env: { UNIT_PASSWORD: 'pw7-unit-password' } },
       ),
     );
     expect(error).toBeInstanceOf(ProfileValidationError);
     expect((error as ProfileValidationError).problems).toEqual([
       'baseUrl: "https://user:[redacted]@host.example/api" must be an http(s) URL ending with /v1 (the version is part of the base address)',
     ]);
-    expect(error.message).not.toContain('pw7');
+    expect(error.message).not.toContain('pw7-unit-password');
     expect(error.message).not.toContain('svc_prod_key_unit_wrong');
   });
 
@@ -150,15 +151,31 @@ describe('expandEnvironmentReferences', () => {
     const expanded: string[] = [];
     // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${...} references, not templates
     const value = { a: ['x-${ONE}-${TWO}', 3], b: { c: '${ONE}' } };
-    expect(expandEnvironmentReferences(value, { ONE: '1', TWO: '2' }, '', expanded)).toEqual({
-      a: ['x-1-2', 3],
-      b: { c: '1' },
+    expect(expandEnvironmentReferences(value, { ONE: 'value-one', TWO: 'value-two' }, '', expanded)).toEqual({
+      a: ['x-value-one-value-two', 3],
+      b: { c: 'value-one' },
     });
-    expect(expanded).toEqual(['1', '2', '1']);
+    expect(expanded).toEqual(['value-one', 'value-two', 'value-one']);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
     expect(() => expandEnvironmentReferences({ a: [{ b: '${NOPE}' }] }, {})).toThrow(
       /^a\[0\]\.b: environment variable NOPE is not set/,
     );
+    // A value too short to mask safely is refused, naming the variable and its length, never the value.
+    let short: unknown;
+    try {
+      expandEnvironmentReferences(
+        { w: `$` + `{WS}`, t: `$` + `{TOKEN}` },
+        { WS: '1042', TOKEN: 'svc_dev_key_long_enough' },
+      );
+    } catch (error) {
+      short = error;
+    }
+    expect(short).toBeInstanceOf(ShortSecretError);
+    expect((short as ShortSecretError).references).toEqual([{ variable: 'WS', field: 'w', length: 4 }]);
+    expect((short as Error).message).toMatch(
+      /^w: the value of WS has 4 characters\. .*shorter than 8 characters/,
+    );
+    expect((short as Error).message).not.toContain('1042');
     // Every unset variable at once, each with its field, and no value of a set one.
     let all: unknown;
     try {

@@ -9,6 +9,7 @@ export {
   type NatRuleRef,
   type ProfileResources,
   ProfileValidationError,
+  ShortSecretError,
   scopeNames,
   type TargetProfile,
   type TargetProfileSchema,
