@@ -1,7 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { observed } from '../src/checks/caseVerdict.js';
+import { defineCheck } from '../src/checks/check.js';
 import { findCheck } from '../src/checks/registry.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
 import { type CheckRunEnvironment, runCheck } from '../src/run/checkRunner.js';
@@ -170,5 +173,17 @@ describe('runCheck: one registry check against a fake transport, to a typed resu
     );
     expect(result.verdict.state).toBe('incomplete');
     expect(http.sent).toEqual([]);
+  });
+
+  it('a check told to stop that still returns is incomplete, never passed', async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
+    const stop = new AbortController();
+    // Its property saw evidence; the stop comes before the rest of its work, which it skips.
+    const ignoresTheStop = defineCheck('WS-1', 'unit: returns after the stop', async (t) => {
+      await t.check(fc.constant(1), async () => observed);
+      stop.abort();
+    });
+    const { result } = await runCheck(ignoresTheStop, environmentWith(http), stop.signal);
+    expect(result.verdict.state).toBe('incomplete');
   });
 });

@@ -221,6 +221,10 @@ export async function runCheck(
         reason: redactor.redact(`no evidence: ${withoutEvidence.join('; ')}`),
       };
     else verdict = { state: 'passed' };
+    // Told to stop while it ran, a check that still returned may have skipped what it had left to
+    // send: only a failure it saw stands, never a pass.
+    if (signal.aborted && (verdict.state === 'passed' || verdict.state === 'inconclusive'))
+      verdict = { state: 'incomplete', reason: stopMessage(signal) };
   }
   clearTimeout(timer);
   runSignal.removeEventListener('abort', stop);

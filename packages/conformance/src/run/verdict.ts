@@ -154,6 +154,7 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
       : []),
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
+    ...(tests.length === 0 ? ['no check was selected (an empty shard?): nothing was checked'] : []),
     // A run that saw no evidence for any rule shows nothing: it is never green, strict or not.
     ...(tests.some((t) => t.state === 'inconclusive') &&
     !tests.some((t) => t.state === 'passed' || t.state === 'failed')

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { RuleOutcome, TestOutcome } from '../src/run/outcome.js';
+import {
+  EXIT_CODES,
+  exitCodeOf,
+  gateOf,
+  incompleteReasonsOf,
+  ruleOutcomes,
+  totalsOf,
+  verdictOf,
+} from '../src/run/verdict.js';
+
+const check = (rule: string, state: TestOutcome['state'], extra: Partial<TestOutcome> = {}): TestOutcome => ({
+  rule,
+  title: `${rule} a check`,
+  file: 'checks/unit.ts',
+  state,
+  durationMs: 1,
+  errors: [],
+  failures: [],
+  ...extra,
+});
+
+const finished = {
+  interrupted: false,
+  deadlineReached: false,
+  deadlineSeconds: 600,
+  runErrors: [],
+  replayNotRun: false,
+};
+
+/** The run's verdict from its checks, as the engine decides it. */
+function verdictFor(tests: TestOutcome[], strict = false, ending = finished) {
+  const rules: RuleOutcome[] = ruleOutcomes(tests);
+  const gate = gateOf(strict, rules);
+  const reasons = incompleteReasonsOf(ending, tests);
+  return { verdict: verdictOf(totalsOf(rules), reasons, gate), reasons, gate };
+}
+
+describe('verdict rules (src/run/verdict.ts)', () => {
+  it('passes only when every check finished and no MUST rule failed', () => {
+    expect(verdictFor([check('WS-1', 'passed'), check('AUTH-1', 'passed')]).verdict).toBe('passed');
+    expect(verdictFor([check('WS-1', 'passed'), check('AUTH-1', 'failed')]).verdict).toBe('failed');
+    // ASYNC-3 is a SHOULD: its failure warns.
+    expect(verdictFor([check('WS-1', 'passed'), check('ASYNC-3', 'failed')]).verdict).toBe('passed');
+  });
+
+  it('a MUST failure wins over an unfinished run: what was shown to break the document is shown', () => {
+    const { verdict } = verdictFor([check('WS-1', 'failed'), check('AUTH-1', 'incomplete')], false, {
+      ...finished,
+      interrupted: true,
+    });
+    expect(verdict).toBe('failed');
+  });
+
+  it('an unfinished check, an interrupt or a passed deadline is incomplete, never passed', () => {
+    expect(verdictFor([check('WS-1', 'passed'), check('AUTH-1', 'incomplete')]).verdict).toBe('incomplete');
+    expect(verdictFor([check('WS-1', 'passed')], false, { ...finished, interrupted: true }).verdict).toBe(
+      'incomplete',
+    );
+    expect(verdictFor([check('WS-1', 'passed')], false, { ...finished, deadlineReached: true }).verdict).toBe(
+      'incomplete',
+    );
+  });
+
+  it('a run with no evidence at all is incomplete, strict or not: every check inconclusive, or none selected', () => {
+    const none = verdictFor([check('RESP-3', 'inconclusive'), check('ENUM-1', 'inconclusive')]);
+    expect(none.verdict).toBe('incomplete');
+    expect(none.reasons.join()).toMatch(/no check saw evidence/);
+    const empty = verdictFor([]);
+    expect(empty.verdict).toBe('incomplete');
+    expect(empty.reasons.join()).toMatch(/no check was selected/);
+    // One check with evidence is enough for a lenient run to pass beside an inconclusive one.
+    expect(verdictFor([check('RESP-3', 'inconclusive'), check('WS-1', 'passed')]).verdict).toBe('passed');
+  });
+
+  it('strict: an inconclusive rule or an undeclared skip fails the run; a declared skip does not', () => {
+    expect(verdictFor([check('WS-1', 'passed'), check('RESP-3', 'inconclusive')], true).verdict).toBe(
+      'failed',
+    );
+    expect(
+      verdictFor(
+        [check('WS-1', 'passed'), check('AUTH-3', 'skipped', { skipReason: 'no revoked token' })],
+        true,
+      ).verdict,
+    ).toBe('failed');
+    expect(
+      verdictFor(
+        [check('WS-1', 'passed'), check('AUTH-3', 'skipped', { skipReason: 'x', declaredUnsupported: true })],
+        true,
+      ).verdict,
+    ).toBe('passed');
+  });
+
+  it('maps verdicts to exit codes 0, 1, 3', () => {
+    expect(exitCodeOf({ verdict: 'passed' })).toBe(EXIT_CODES.passed);
+    expect(exitCodeOf({ verdict: 'failed' })).toBe(1);
+    expect(exitCodeOf({ verdict: 'incomplete' })).toBe(3);
+  });
+});
