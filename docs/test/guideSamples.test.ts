@@ -297,7 +297,7 @@ describe('shell samples and the profile of the conformance guide', () => {
 
   it('the replay path the guide shows is where the CLI writes replay files', () => {
     const guide = guides.find((entry) => entry.name === 'conformance.md')?.markdown ?? '';
-    const replays = [...guide.matchAll(/--replay (\S+?)`/g)].map((match) => match[1] as string);
+    const replays = [...guide.matchAll(/--replay (\S+?)[`\s]/g)].map((match) => match[1] as string);
     const replay = replays.find((path) => path.startsWith('reports/')) ?? '';
     expect(replay).toMatch(/^reports\/replays\/[A-Z]+-\d+-\d+\.json$/);
     const writer = readFileSync(join(repoRoot, 'packages/conformance/src/run/replayFile.ts'), 'utf8');
