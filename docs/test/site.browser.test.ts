@@ -9,6 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { guideCatalogue, operationSlug } from '../src/siteNavigation.js';
 import { type RunningStaticServer, startStaticServer } from '../src/staticServer.js';
 
+// Each page-by-page test (about 130 pages, the TypeDoc reference included) has minutes, not
+// vitest's default: on a loaded 2-core CI machine one pass takes one to two minutes.
 // Opens the built site (turbo builds it before this test) in Debian's headless Chromium: crawls
 // every internal link and fragment without JavaScript, loads every page at 375 px, runs axe-core
 // on every page, exercises search, dark mode and the mobile menu, and fails on any request that
@@ -182,7 +184,7 @@ describe('docs site in headless Chromium', () => {
     expect(links.filter((link) => link.fragment !== '').length).toBeGreaterThan(50);
     // Every built page is reachable by links: no orphan a reader could only find by URL.
     expect(crawledPages).toEqual(builtPages());
-  });
+  }, 240_000);
 
   it('shows every page at 375 px without horizontal scrolling of the page', async () => {
     expect(crawledPages.length).toBeGreaterThan(100);
@@ -199,10 +201,10 @@ describe('docs site in headless Chromium', () => {
       if (width > 375) tooWide.push(`${path}: ${width} px`);
     }
     expect(tooWide).toEqual([]);
-  });
+  }, 240_000);
 
   it('has no serious or critical axe-core violations (contrast included), light and dark', {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     const context = await newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
