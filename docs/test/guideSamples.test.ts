@@ -247,6 +247,17 @@ function sandboxInputs(operation: OperationEntry, index: number): SampleInputs {
 describe('request samples of the API reference', () => {
   const operations = operationCatalogue(loadOpenApiDocument());
 
+  it('gives each operation that needs X-Idempotency-Key a key of its own in its samples', () => {
+    const keyed = operations.filter((operation) => operation.idempotencyKeyRequired);
+    expect(keyed.length).toBeGreaterThan(1);
+    const keys = keyed.map((operation) => {
+      const sample = curlSample(operation, specSampleInputs(operation, loadOpenApiDocument()));
+      return /X-Idempotency-Key: ([0-9a-f-]{36})"/.exec(sample)?.[1];
+    });
+    expect(keys.every((key) => key !== undefined)).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   it.each(operations.map((operation) => [operation.operationId, operation] as const))(
     '%s: the curl sample succeeds against the sandbox',
     async (_id, operation) => {
