@@ -25,7 +25,6 @@ const finished = {
   interrupted: false,
   deadlineReached: false,
   deadlineSeconds: 600,
-  runErrors: [],
   replayNotRun: false,
 };
 

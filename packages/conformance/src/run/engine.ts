@@ -337,7 +337,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         interrupted,
         deadlineReached,
         deadlineSeconds,
-        runErrors: [],
         replayNotRun: settings.replay !== undefined && results.length === 0,
       },
       tests,

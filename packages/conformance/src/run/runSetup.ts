@@ -103,14 +103,14 @@ export async function prepareRun(
       concurrency,
     });
     const created: CreatedRecord[] = [];
+    const recorded = recordedTargetOf(settings, profile, redactor);
     const environment: CheckRunEnvironment = {
       session,
       schemaAudit,
       runDir: settings.runDir,
-      recordedTarget: recordedTargetOf(settings, profile, redactor),
+      recordedTarget: recorded,
       ...(settings.runId ? { runId: settings.runId } : {}),
       replayCommand(file) {
-        const recorded = recordedTargetOf(settings, profile, redactor);
         const target =
           recorded.target === PROFILE_OBJECT ? '<your profile file>' : shellQuoted(recorded.target);
         return redactor.redact(

@@ -135,8 +135,6 @@ export interface RunEnding {
   readonly interrupted: boolean;
   readonly deadlineReached: boolean;
   readonly deadlineSeconds: number;
-  /** Errors outside any check (a reporter or the target failing): the run is incomplete. */
-  readonly runErrors: readonly string[];
   /** A replay whose check did not run at all. */
   readonly replayNotRun: boolean;
 }
@@ -148,9 +146,6 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
     ...(ending.interrupted ? ['the run was interrupted (Ctrl-C or SIGTERM)'] : []),
     ...(ending.deadlineReached && !ending.interrupted
       ? [`the run deadline (--deadline ${ending.deadlineSeconds} s) passed before every check finished`]
-      : []),
-    ...(ending.runErrors.length > 0
-      ? ['errors outside the checks stopped part of the run (see run errors)']
       : []),
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
