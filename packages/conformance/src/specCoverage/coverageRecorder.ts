@@ -40,6 +40,11 @@ export interface CoverageRecorder extends ExchangeRecorder {
   drain(): CoverageDelta;
 }
 
+// Every exchange of the run passes here: entries are kept as joined strings, split once at drain.
+const SEPARATOR = '\u0000';
+const entry = (...parts: string[]): string => parts.join(SEPARATOR);
+const parts = <T extends string[]>(joined: string): T => joined.split(SEPARATOR) as T;
+
 /** Reads every exchange the suite has with the target and notes what it covers of the spec. */
 export function createCoverageRecorder(): CoverageRecorder {
   let responses = new Set<string>();
@@ -49,31 +54,32 @@ export function createCoverageRecorder(): CoverageRecorder {
     record(exchange, op) {
       const { request, response } = exchange;
       const key = responseKeyOf(op, response.status);
-      if (key) responses.add(JSON.stringify([op.operationId, key]));
+      if (key) responses.add(entry(op.operationId, key));
       if (request.body === undefined) return;
+      const documented = requestFields(op.operationId);
+      if (documented.length === 0) return;
       let body: unknown;
       try {
         body = JSON.parse(request.body);
       } catch {
         return;
       }
-      for (const field of requestFields(op.operationId)) {
+      for (const field of documented) {
         const value = valueAt(body, field.path);
         if (value === undefined) continue;
         const name = field.path.join('.');
-        fields.add(JSON.stringify([op.operationId, name]));
-        if (field.enum?.includes(value))
-          enumValues.add(JSON.stringify([op.operationId, name, String(value)]));
+        fields.add(entry(op.operationId, name));
+        if (field.enum?.includes(value)) enumValues.add(entry(op.operationId, name, String(value)));
       }
     },
     noteResponse(operationId, key) {
-      responses.add(JSON.stringify([operationId, key]));
+      responses.add(entry(operationId, key));
     },
     drain() {
       const delta: CoverageDelta = {
-        responses: [...responses].map((entry) => JSON.parse(entry) as [string, string]),
-        fields: [...fields].map((entry) => JSON.parse(entry) as [string, string]),
-        enumValues: [...enumValues].map((entry) => JSON.parse(entry) as [string, string, string]),
+        responses: [...responses].map((joined) => parts<[string, string]>(joined)),
+        fields: [...fields].map((joined) => parts<[string, string]>(joined)),
+        enumValues: [...enumValues].map((joined) => parts<[string, string, string]>(joined)),
       };
       responses = new Set();
       fields = new Set();

@@ -1,0 +1,101 @@
+/**
+ * One process of the throughput bench (see throughput.ts), so every suite run it measures is the
+ * first in its process, JIT warm-up included, while the target and Node's HTTP stack are warm.
+ *   record <dir>: runs the suite once and writes the requests the target received.
+ *   trial <dir> <concurrency>: warms the target with those requests sent raw, runs the suite
+ *     once, replays the requests raw again, and prints the measures as one JSON line.
+ */
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSandboxModule, type Reporter, runConformance, type TargetProfile } from '@cloud-api/conformance';
+import { type BenchTarget, type RecordedRequest, startBenchTarget } from './benchTarget.js';
+import { createRawReplay } from './rawReplay.js';
+
+export interface TrialMeasures {
+  readonly concurrency: number;
+  readonly requests: number;
+  /** `runConformance` from call to return: set-up, preflight, checks, reporters. */
+  readonly wholeMs: number;
+  /** From the first check's start to the last check's end. */
+  readonly checksMs: number;
+  /** Median of the raw replays of the same requests, after the suite's run. */
+  readonly rawMs: number;
+  /** Share of replayed requests answered with the status the suite's own request got. */
+  readonly sameStatus: number;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+const [mode, dir, concurrencyArg] = process.argv.slice(2);
+if ((mode !== 'record' && mode !== 'trial') || !dir) {
+  process.stderr.write('usage: throughputTrial.js record|trial <dir> [concurrency]\n');
+  process.exit(2);
+}
+const depth = Number(process.env.BENCH_DEPTH ?? 50);
+const concurrency = Number(concurrencyArg ?? 4);
+const profile = JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8')) as TargetProfile;
+const sandboxModule = await loadSandboxModule();
+const target = await startBenchTarget(sandboxModule, profile);
+
+async function suiteRun(on: BenchTarget) {
+  on.reset();
+  let firstCheck = Number.NaN;
+  let lastCheck = Number.NaN;
+  const timing: Reporter = {
+    name: 'bench-timing',
+    onEvent(event) {
+      if (event.type === 'check-start' && Number.isNaN(firstCheck)) firstCheck = performance.now();
+      if (event.type === 'check-end') lastCheck = performance.now();
+    },
+  };
+  const started = performance.now();
+  const result = await runConformance({
+    profile: { ...profile, baseUrl: on.baseUrl },
+    depth,
+    seed: 1,
+    concurrency,
+    reporters: [timing],
+    outDir: mkdtempSync(join(tmpdir(), 'conformance-bench-')),
+    print: () => undefined,
+  });
+  return {
+    wholeMs: performance.now() - started,
+    checksMs: lastCheck - firstCheck,
+    requests: on.served(),
+    passed: result.outcome.totals.passed,
+    failed: result.outcome.totals.failed,
+  };
+}
+
+try {
+  if (mode === 'record') {
+    const recorded = target.record();
+    await suiteRun(target);
+    writeFileSync(join(dir, 'requests.json'), JSON.stringify(recorded));
+  } else {
+    const requests = JSON.parse(readFileSync(join(dir, 'requests.json'), 'utf8')) as RecordedRequest[];
+    const raw = createRawReplay(new URL(target.baseUrl).origin);
+    const replay = async () => {
+      target.reset();
+      return raw.run(requests);
+    };
+    for (let i = 0; i < 3; i++) await replay();
+    const suite = await suiteRun(target);
+    const replays = [];
+    for (let i = 0; i < 5; i++) replays.push(await replay());
+    raw.close();
+    const median = [...replays].sort((a, b) => a.ms - b.ms)[2];
+    const same = median ? median.statuses.filter((status, i) => status === requests[i]?.status).length : 0;
+    const measures: TrialMeasures = {
+      concurrency,
+      ...suite,
+      rawMs: median?.ms ?? Number.NaN,
+      sameStatus: same / Math.max(1, requests.length),
+    };
+    process.stdout.write(`${JSON.stringify(measures)}\n`);
+  }
+} finally {
+  await target.close();
+}
