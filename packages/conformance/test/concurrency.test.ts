@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rules } from '../src/ruleCatalogue/index.js';
 import { runConformance } from '../src/run/engine.js';
 import type { RunOutcome } from '../src/run/outcome.js';
 import { effectiveConcurrency } from '../src/run/plan.js';
@@ -22,6 +23,11 @@ interface RecordedRun {
 }
 
 let sandboxProfile: TargetProfile;
+/** Every rule but the CONC ones, whose cases need requests in flight together. */
+const SEQUENTIAL_RULES = rules
+  .map((rule) => rule.id)
+  .filter((id) => !id.startsWith('CONC-'))
+  .join(',');
 
 function identityOf(authorization: string | undefined): string {
   if (authorization === undefined) return 'none';
@@ -32,7 +38,7 @@ function identityOf(authorization: string | undefined): string {
 }
 
 /** A fresh sandbox (the runs change its state) behind a proxy that records what arrives. */
-async function recordedRun(concurrency: number): Promise<RecordedRun> {
+async function recordedRun(concurrency: number, rules = SEQUENTIAL_RULES): Promise<RecordedRun> {
   const sandbox = await startSandboxTarget(sandboxProfile);
   const requests: string[] = [];
   let inFlight = 0;
@@ -64,6 +70,7 @@ async function recordedRun(concurrency: number): Promise<RecordedRun> {
       depth: 4,
       seed: 31,
       concurrency,
+      rules,
       reporters: ['json'],
       outDir: mkdtempSync(join(tmpdir(), `conformance-concurrency-${concurrency}-`)),
       print: () => undefined,
@@ -96,6 +103,17 @@ describe('bounded concurrency', () => {
     expect(verdicts(four.outcome)).toEqual(verdicts(one.outcome));
     expect(four.requests.length).toBeGreaterThan(500);
     expect(four.requests).toEqual(one.requests);
+  });
+
+  it('leaves the CONC rules inconclusive, never passed, when only one request may be in flight', async () => {
+    const one = await recordedRun(1, 'CONC-*');
+    expect(one.maxInFlight).toBe(1);
+    expect(one.outcome.verdict).toBe('incomplete');
+    const states = one.outcome.tests.map((test) => `${test.rule}: ${test.state}`);
+    expect(states).toEqual(['CONC-1: inconclusive', 'CONC-2: inconclusive', 'CONC-3: inconclusive']);
+    const four = await recordedRun(4, 'CONC-*');
+    expect(four.maxInFlight).toBeGreaterThan(1);
+    expect(four.outcome.verdict).toBe('passed');
   });
 
   it('keeps a failure seen only while cases were in flight together, even if a rerun alone passes', async () => {
@@ -137,13 +155,12 @@ describe('bounded concurrency', () => {
     }
   });
 
-  it('takes the option, else the profile, else 4; never more than the rate limit allows; 1 for a replay', () => {
+  it('takes the option, else the profile, else 4; never more than the rate limit allows', () => {
     const profile = { concurrency: 6 } as TargetProfile;
-    expect(effectiveConcurrency(undefined, {} as TargetProfile, false)).toBe(4);
-    expect(effectiveConcurrency(undefined, profile, false)).toBe(6);
-    expect(effectiveConcurrency(2, profile, false)).toBe(2);
-    expect(effectiveConcurrency(8, { rateLimitPerSecond: 3.5 } as TargetProfile, false)).toBe(3);
-    expect(effectiveConcurrency(8, { rateLimitPerSecond: 0.5 } as TargetProfile, false)).toBe(1);
-    expect(effectiveConcurrency(8, profile, true)).toBe(1);
+    expect(effectiveConcurrency(undefined, {} as TargetProfile)).toBe(4);
+    expect(effectiveConcurrency(undefined, profile)).toBe(6);
+    expect(effectiveConcurrency(2, profile)).toBe(2);
+    expect(effectiveConcurrency(8, { rateLimitPerSecond: 3.5 } as TargetProfile)).toBe(3);
+    expect(effectiveConcurrency(8, { rateLimitPerSecond: 0.5 } as TargetProfile)).toBe(1);
   });
 });

@@ -551,6 +551,28 @@ export const faultCatalogue = [
     description:
       'Every timestamp is written as a database or language default string conversion writes it: a space for T (2026-11-25 06:10:00.123000+00:00), which lenient date-time validators accept.',
   },
+  // ---- concurrency of writes (issue 21): each needs two requests in flight at once ----
+  {
+    id: 'idempotency-check-then-act',
+    rule: 'CONC-1',
+    mechanism: 'check-then-act-race',
+    description:
+      'The X-Idempotency-Key is looked up, then the store round trip, then the create and the stored answer: a copy of the request arriving meanwhile finds no answer either, and both create a VM.',
+  },
+  {
+    id: 'vm-id-read-then-write',
+    rule: 'CONC-2',
+    mechanism: 'non-atomic-id',
+    description:
+      'A new VM id is the stored sequence read plus one, written back after the store round trip: overlapping creates read the same sequence and get the same vm_id.',
+  },
+  {
+    id: 'nat-rule-read-modify-write',
+    rule: 'CONC-3',
+    mechanism: 'lost-update',
+    description:
+      'A NAT rule update reads the rule, waits on the store round trip, and writes the whole record it read with the sent fields on top: an update that landed meanwhile is lost.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

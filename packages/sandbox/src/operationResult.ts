@@ -28,3 +28,14 @@ export function errorResult(
 export function isSuccess(result: OperationResult): boolean {
   return result.status >= 200 && result.status < 300;
 }
+
+/** An answer now, or once a store round trip is over (the concurrency faults and variants). */
+export type PendingResult = OperationResult | Promise<OperationResult>;
+
+/** Applies `next` to the answer, now or once it is there. */
+export function afterResult(
+  result: PendingResult,
+  next: (answer: OperationResult) => OperationResult,
+): PendingResult {
+  return result instanceof Promise ? result.then(next) : next(result);
+}

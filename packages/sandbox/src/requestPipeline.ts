@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FaultId, isFaultId } from './faultCatalogue.js';
-import { rememberAnswer, replayFor, requestFingerprint } from './idempotency.js';
+import { requestFingerprint } from './idempotency.js';
 import { type JsonBodyLimits, readJsonBody } from './jsonBodyReader.js';
-import { errorResult, type OperationResult } from './operationResult.js';
+import { createKeyedExecution } from './keyedExecution.js';
+import { errorResult, type OperationResult, type PendingResult } from './operationResult.js';
 import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
 import { type ParsedQuery, parseQueryString } from './queryString.js';
 import { type BodyCheck, bodyCheckFor, preparedBody } from './requestBodyCheck.js';
@@ -49,10 +50,21 @@ export function createRequestListener(
   const { behaviour, store } = services;
   const routes = buildRouteTable(deps);
   const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
+  const keyed = createKeyedExecution(store, behaviour);
 
   const fail = (res: ServerResponse, error: unknown) => {
     deps.onInternalError(error);
     writer.sendError(res, 500, 'Internal sandbox error: this is a bug in the sandbox, not in your request.');
+  };
+
+  /** Writes the answer, now or once the store round trip of a concurrency fault or variant is over. */
+  const deliver = (res: ServerResponse, result: PendingResult): void => {
+    if (result instanceof Promise)
+      result.then(
+        (answer) => writer.send(res, answer),
+        (error: unknown) => fail(res, error),
+      );
+    else writer.send(res, result);
   };
 
   interface Checked {
@@ -135,18 +147,12 @@ export function createRequestListener(
     checked: Checked,
     pathParameters: Readonly<Record<string, string>>,
     body: unknown,
-  ): OperationResult => {
+  ): PendingResult => {
     const request = { caller, workspaceId: checked.workspaceId, pathParameters, body };
     const key = checked.idempotencyKey;
     if (key === undefined) return route.handler(request, services);
     const fingerprint = requestFingerprint(req.method ?? '', pathname, checked.workspaceId, body);
-    if (behaviour.fault !== 'ignore-idempotency-key') {
-      const replay = replayFor(store, key, fingerprint);
-      if (replay) return replay;
-    }
-    const result = route.handler(request, services);
-    rememberAnswer(store, key, fingerprint, result);
-    return result;
+    return keyed(key, fingerprint, () => route.handler(request, services));
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -202,7 +208,7 @@ export function createRequestListener(
 
     const checkBody = route.checkBody;
     if (!checkBody) {
-      writer.send(res, execute(route, req, pathname, caller, checked, match.pathParameters, undefined));
+      deliver(res, execute(route, req, pathname, caller, checked, match.pathParameters, undefined));
       return;
     }
     const authorisedCaller = caller;
@@ -228,7 +234,7 @@ export function createRequestListener(
           writer.sendError(res, 400, problem);
           return;
         }
-        writer.send(
+        deliver(
           res,
           execute(route, req, pathname, authorisedCaller, checkedParameters, match.pathParameters, body),
         );

@@ -154,6 +154,8 @@ export class SandboxStore {
   readonly operations = new Map<string, AcceptedOperation>();
   readonly restores = new Map<string, RestoreRecord>();
   readonly natRules = new Map<string, NatRuleRecord>();
+  /** Rules with an update in its store round trip (the nat-rule-update-conflict-409 variant). */
+  readonly natRulesBeingUpdated = new Set<string>();
   readonly reservedIps = new Map<string, ReservedIp>();
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
@@ -170,7 +172,25 @@ export class SandboxStore {
   /** A new identifier, unique within this sandbox: `prefix-<8 hex>`. */
   nextId(prefix: string): string {
     this.sequence += 1;
-    return `${prefix}-${this.sequence.toString(16).padStart(8, '0')}`;
+    return this.idAt(prefix, this.sequence);
+  }
+
+  /**
+   * The vm-id-read-then-write fault's id: the sequence as read earlier, plus one, written back
+   * now; a create that read the same sequence meanwhile gets the same id.
+   */
+  idFromStaleRead(prefix: string, read: number): string {
+    this.sequence = read + 1;
+    return this.idAt(prefix, this.sequence);
+  }
+
+  /** The sequence as a read of the store would see it now. */
+  readSequence(): number {
+    return this.sequence;
+  }
+
+  private idAt(prefix: string, sequence: number): string {
+    return `${prefix}-${sequence.toString(16).padStart(8, '0')}`;
   }
 
   reset(): void {

@@ -79,6 +79,24 @@ export const variantCatalogue = [
     description:
       'A resource that exists in another workspace of the organization answers 403 (that workspace may not be used through this one) instead of 404.',
   },
+  {
+    id: 'idempotency-in-flight-409',
+    gap: 'A-IDEMPOTENCY-IN-FLIGHT',
+    description:
+      'Keyed VM writes take a store round trip; a copy with the same X-Idempotency-Key arriving while the first is processed answers 409 (the retry after it gets the stored answer).',
+  },
+  {
+    id: 'writes-with-store-latency',
+    gap: 'A-IDEMPOTENCY-IN-FLIGHT',
+    description:
+      'Every write takes a store round trip and is correct under overlap: a copy with the same key waits for the first and gets its answer, ids are claimed atomically, a NAT rule update reads and writes the rule in one step.',
+  },
+  {
+    id: 'nat-rule-update-conflict-409',
+    gap: 'A-CONCURRENT-UPDATE-CONFLICT',
+    description:
+      'A NAT rule update takes a store round trip; another non-empty update of the same rule arriving meanwhile answers 409 Conflict and changes nothing.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

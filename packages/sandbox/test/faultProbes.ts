@@ -589,4 +589,39 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => jsonObject(a).note === 'mass' && jsonObject(a).status === 'available',
     faulty: (a) => jsonObject(a).status === 'error' && jsonObject(a).vpc_id === 'vpc-other',
   },
+  'idempotency-check-then-act': {
+    // Two copies of one create, in flight together.
+    observe: async (h) => {
+      const copy = () => h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'overlap' });
+      const answers = await Promise.all([copy(), copy()]);
+      return {
+        vmIds: new Set(answers.map((a) => jsonObject(a).vm_id)).size,
+        vms: h.sandbox.state.cloudVms.size,
+      };
+    },
+    correct: (o) => (o as { vmIds: number }).vmIds === 1 && (o as { vms: number }).vms === 1,
+    faulty: (o) => (o as { vmIds: number }).vmIds === 2 && (o as { vms: number }).vms === 2,
+  },
+  'vm-id-read-then-write': {
+    // Two creates with their own keys, in flight together.
+    observe: async (h) => {
+      const answers = await Promise.all([createVm(h), createVm(h)]);
+      return new Set(answers.map((a) => jsonObject(a).vm_id)).size;
+    },
+    correct: (o) => o === 2,
+    faulty: (o) => o === 1,
+  },
+  'nat-rule-read-modify-write': {
+    // Two updates of different fields in flight together, then the rule as an empty update shows it.
+    observe: async (h) => {
+      await Promise.all([
+        h.call('PATCH', natRulePath(h), { json: { note: 'first' } }),
+        h.call('PATCH', natRulePath(h), { json: { name: 'second' } }),
+      ]);
+      const after = jsonObject(await h.call('PATCH', natRulePath(h), { json: {} }));
+      return { note: after.note, name: after.name };
+    },
+    correct: (o) => JSON.stringify(o) === JSON.stringify({ note: 'first', name: 'second' }),
+    faulty: (o) => JSON.stringify(o) !== JSON.stringify({ note: 'first', name: 'second' }),
+  },
 };

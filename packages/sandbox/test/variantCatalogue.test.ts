@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxProfile } from '../src/defaultSandboxProfile.js';
 import { SANDBOX_FIXTURES } from '../src/sandboxStore.js';
+import { STORE_ROUND_TRIP_MS } from '../src/storeRoundTrip.js';
 import { type VariantId, variantCatalogue } from '../src/variantCatalogue.js';
 import {
   type Answer,
@@ -24,7 +25,75 @@ const record = (o: unknown) => answer(o).json as Record<string, unknown>;
 const createVm = (h: Harness, workspace: string | null) =>
   h.call('POST', paths.cloudVms, { json: { name: 'x' }, idempotencyKey: `k-${Math.random()}`, workspace });
 
+const natRulePath = (h: Harness) => {
+  const rule = h.profile.resources?.natRules?.[0];
+  return paths.natRule(rule?.vpcId ?? '', rule?.natGatewayId ?? '', rule?.ruleId ?? '');
+};
+/** Two copies of one create in flight together, then a retry once both are answered. */
+const overlappingCopies = async (h: Harness) => {
+  const copy = () => h.call('POST', paths.cloudVms, { json: { name: 'x' }, idempotencyKey: 'overlap' });
+  const started = performance.now();
+  const copies = await Promise.all([copy(), copy()]);
+  const elapsedMs = performance.now() - started;
+  const retry = await copy();
+  return {
+    statuses: copies.map((a) => a.status).sort(),
+    vmIds: [...new Set([...copies, retry].filter((a) => a.status === 202).map((a) => record(a).vm_id))],
+    vms: h.sandbox.state.cloudVms.size,
+    elapsedMs,
+  };
+};
+/** Two updates of different fields of one rule in flight together, then the rule as it reads. */
+const overlappingUpdates = async (h: Harness) => {
+  const statuses = (
+    await Promise.all([
+      h.call('PATCH', natRulePath(h), { json: { note: 'first' } }),
+      h.call('PATCH', natRulePath(h), { json: { name: 'second' } }),
+    ])
+  ).map((a) => a.status);
+  const after = record(await h.call('PATCH', natRulePath(h), { json: {} }));
+  return { statuses, note: after.note, name: after.name };
+};
+type Copies = Awaited<ReturnType<typeof overlappingCopies>>;
+type Updates = Awaited<ReturnType<typeof overlappingUpdates>>;
+const oneVm = (o: Copies) => o.vmIds.length === 1 && o.vms === 1;
+
 const variantProbes: Record<VariantId, VariantProbe> = {
+  'idempotency-in-flight-409': {
+    observe: overlappingCopies,
+    byDefault: (o) => JSON.stringify((o as Copies).statuses) === '[202,202]' && oneVm(o as Copies),
+    withVariant: (o) => JSON.stringify((o as Copies).statuses) === '[202,409]' && oneVm(o as Copies),
+  },
+  'writes-with-store-latency': {
+    observe: async (h) => ({ copies: await overlappingCopies(h), updates: await overlappingUpdates(h) }),
+    byDefault: (o) => {
+      const { copies, updates } = o as { copies: Copies; updates: Updates };
+      return oneVm(copies) && updates.note === 'first' && updates.name === 'second';
+    },
+    // As correct, and the copies were answered only after the store round trip.
+    withVariant: (o) => {
+      const { copies, updates } = o as { copies: Copies; updates: Updates };
+      return (
+        oneVm(copies) &&
+        JSON.stringify(copies.statuses) === '[202,202]' &&
+        copies.elapsedMs >= STORE_ROUND_TRIP_MS - 1 &&
+        updates.note === 'first' &&
+        updates.name === 'second'
+      );
+    },
+  },
+  'nat-rule-update-conflict-409': {
+    observe: overlappingUpdates,
+    byDefault: (o) => JSON.stringify((o as Updates).statuses) === '[200,200]',
+    // One update went through; the other was refused and changed nothing.
+    withVariant: (o) => {
+      const { statuses, note, name } = o as Updates;
+      return (
+        (JSON.stringify(statuses) === '[200,409]' && note === 'first' && name !== 'second') ||
+        (JSON.stringify(statuses) === '[409,200]' && name === 'second' && note !== 'first')
+      );
+    },
+  },
   'workspace-id-422': {
     observe: (h) => h.call('GET', paths.buckets, { workspace: '0' }),
     byDefault: (o) => answer(o).status === 400,

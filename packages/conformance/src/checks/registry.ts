@@ -4,6 +4,7 @@ import { authorizationChecks } from './authorization.js';
 import { billingClientChecks } from './billingClient.js';
 import { billingGatewayChecks } from './billingGateway.js';
 import type { Check } from './check.js';
+import { concurrentWritesChecks } from './concurrentWrites.js';
 import { errorsChecks } from './errors.js';
 import { isolationChecks } from './isolation.js';
 import { negativeDataChecks } from './negativeData.js';
@@ -26,6 +27,7 @@ const families: Readonly<Record<string, readonly Check[]>> = {
   billingClient: billingClientChecks,
   billingGateway: billingGatewayChecks,
   errors: errorsChecks,
+  concurrentWrites: concurrentWritesChecks,
   isolation: isolationChecks,
   negativeData: negativeDataChecks,
   records: recordsChecks,

@@ -1,20 +1,23 @@
 import fc from 'fast-check';
 
-/** Partial NAT rule updates: every field optional, values of the documented types within common bounds. */
-export const natRulePatch = fc.record(
-  {
-    name: fc.stringMatching(/^[a-z][a-z0-9-]{0,19}$/),
-    protocol: fc.constantFrom('tcp', 'udp'),
-    external_port: fc.integer({ min: 1024, max: 65535 }),
-    internal_ip: fc
-      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
-      .map(([a, b]) => `10.0.${a}.${b}`),
-    internal_port: fc.integer({ min: 1, max: 65535 }),
-    note: fc.string({ maxLength: 30 }),
-    enabled: fc.boolean(),
-  },
-  { requiredKeys: [] },
-);
+/** Values of the documented types, within common bounds, for each field a NAT rule update may send. */
+const natRuleFieldValues = {
+  name: fc.stringMatching(/^[a-z][a-z0-9-]{0,19}$/),
+  protocol: fc.constantFrom('tcp', 'udp'),
+  external_port: fc.integer({ min: 1024, max: 65535 }),
+  internal_ip: fc
+    .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
+    .map(([a, b]) => `10.0.${a}.${b}`),
+  internal_port: fc.integer({ min: 1, max: 65535 }),
+  note: fc.string({ maxLength: 30 }),
+  enabled: fc.boolean(),
+};
+
+/** A NAT rule update that sends every field the document lets it change. */
+export const natRuleUpdate = fc.record(natRuleFieldValues);
+
+/** A partial NAT rule update: any subset of those fields. */
+export const natRulePatch = fc.record(natRuleFieldValues, { requiredKeys: [] });
 
 export const NAT_RULE_FIELDS = [
   'name',

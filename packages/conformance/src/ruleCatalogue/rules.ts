@@ -487,4 +487,46 @@ export const rules: readonly RuleEntry[] = [
     targets: ALL,
     needs: ['resources.restoreIds or resources.natRules'],
   },
+  {
+    id: 'CONC-1',
+    level: 'MUST',
+    title: 'Copies of one keyed create in flight at once start one operation',
+    quotes: [
+      'retrying with the same key after a network failure is safe.',
+      'Idempotency: the same `X-Idempotency-Key` may be reused when retrying a VM create, delete or power request.',
+    ],
+    latitude:
+      'A client whose answer was lost cannot know whether its first request is still being processed, so a retry may overlap it. How the overlapping copy is answered is not shown (A-IDEMPOTENCY-IN-FLIGHT): the same acceptance record or any 4xx passes; two operations or two VMs for one key fail. A run that cannot put two requests in flight together (concurrency 1, a rate limit) is inconclusive, not passed.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'concurrency of 2 or more'],
+  },
+  {
+    id: 'CONC-2',
+    level: 'MUST',
+    title: 'Creates in flight at once, each with its own key, are distinct operations for distinct VMs',
+    quotes: [
+      'Creating, deleting, starting, stopping and rebooting virtual machines are asynchronous: the endpoint answers `202 Accepted` with an operation record that can be polled.',
+      '`string` identifiers are opaque.',
+    ],
+    latitude:
+      'Identifiers are opaque, so nothing is read into their form; but an operation that can be polled by its `operation_id`, and a VM named by its `vm_id`, must each be the only one with that identifier. Refusals (a billing decision, a rate limit) are no evidence either way.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'concurrency of 2 or more'],
+  },
+  {
+    id: 'CONC-3',
+    level: 'MUST',
+    title: 'Partial updates of one NAT rule in flight at once lose neither change',
+    quotes: [
+      'Body, every field optional (partial update):',
+      'a rule update (PATCH) returns the updated rule record.',
+    ],
+    latitude:
+      'Two updates of different fields overlap; once both are answered, the rule must show every change answered 200. A 409 for one of them is a documented conflict (A-CONCURRENT-UPDATE-CONFLICT) and must change nothing. The rule is restored afterwards.',
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true', 'resources.natRules', 'concurrency of 2 or more'],
+  },
 ];

@@ -66,15 +66,12 @@ export function plansSchemaAudit(options: PlanOptions): boolean {
 }
 
 /**
- * Requests in flight for independent cases: the option, else the profile, else the default;
- * never more than the profile's rate limit lets arrive in one second, and 1 for a replay.
+ * Requests in flight at once: the option, else the profile, else the default; never more than
+ * the profile's rate limit lets arrive in one second. A replay takes its one case alone (the
+ * property runner gives it one lane) but keeps this limit, so a case that sends requests together
+ * (the CONC rules) can still reproduce.
  */
-export function effectiveConcurrency(
-  requested: number | undefined,
-  profile: TargetProfile,
-  replaying: boolean,
-): number {
-  if (replaying) return 1;
+export function effectiveConcurrency(requested: number | undefined, profile: TargetProfile): number {
   const wanted = requested ?? profile.concurrency ?? DEFAULT_CONCURRENCY;
   const byRate = profile.rateLimitPerSecond ? Math.max(1, Math.floor(profile.rateLimitPerSecond)) : wanted;
   return Math.max(1, Math.min(wanted, byRate));

@@ -69,7 +69,7 @@ export async function prepareRun(
     const coverage = createCoverageRecorder();
     const schemaAudit = createSchemaAudit(validator);
     const routed = routeExchanges(createOperationRoutes(validator.operations), [coverage, schemaAudit]);
-    const concurrency = effectiveConcurrency(settings.concurrency, profile, settings.replay !== undefined);
+    const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
     // started itself listens on loopback, where no proxy could reach it.
     const route =

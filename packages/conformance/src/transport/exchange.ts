@@ -18,6 +18,11 @@ export interface ApiResponse {
   readonly json: unknown;
   readonly isJson: boolean;
   readonly durationMs: number;
+  /**
+   * When the request went on the wire, by this process's `performance.now()` (after any wait for
+   * a free slot or the pacer): with `durationMs`, when it was in flight.
+   */
+  readonly startedAt?: number;
 }
 
 export interface Exchange {

@@ -204,6 +204,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         json,
         isJson,
         durationMs: performance.now() - started,
+        startedAt: started,
       };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;

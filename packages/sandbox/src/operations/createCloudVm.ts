@@ -1,6 +1,7 @@
-import { errorResult, jsonResult } from '../operationResult.js';
+import { errorResult, jsonResult, type OperationResult } from '../operationResult.js';
+import { storeRoundTrip } from '../storeRoundTrip.js';
 import { acceptanceRecord } from './acceptanceRecord.js';
-import type { OperationHandler } from './operationContext.js';
+import type { OperationHandler, OperationRequest, SandboxServices } from './operationContext.js';
 
 /**
  * The gateway makes its own billing decision before accepting a billable create, whatever the
@@ -17,7 +18,17 @@ export const createCloudVm: OperationHandler = (request, services) => {
       `Billing eligibility denied: workspace ${request.workspaceId} may not create billable resources, so the create was refused and no operation was accepted.`,
     );
   }
-  const vmId = store.nextId('vm');
+  if (behaviour.fault === 'vm-id-read-then-write') {
+    // The id is computed from a read; the row is written after the store round trip.
+    const read = store.readSequence();
+    return storeRoundTrip().then(() => accept(request, services, store.idFromStaleRead('vm', read)));
+  }
+  return accept(request, services, store.nextId('vm'));
+};
+
+/** Stores the VM and its create operation, and answers the acceptance record. */
+function accept(request: OperationRequest, services: SandboxServices, vmId: string): OperationResult {
+  const { behaviour, store } = services;
   store.cloudVms.set(vmId, {
     vmId,
     workspaceId: request.workspaceId,
@@ -31,4 +42,4 @@ export const createCloudVm: OperationHandler = (request, services) => {
     kind: 'create-cloud-vm',
   });
   return jsonResult(behaviour.fault === 'create-answers-201' ? 201 : 202, record);
-};
+}

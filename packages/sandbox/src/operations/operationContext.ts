@@ -1,4 +1,4 @@
-import type { OperationResult } from '../operationResult.js';
+import type { PendingResult } from '../operationResult.js';
 import type { SandboxBehaviour } from '../sandboxBehaviour.js';
 import type { SandboxClock } from '../sandboxClock.js';
 import type { SandboxStore } from '../sandboxStore.js';
@@ -23,7 +23,8 @@ export interface OperationRequest {
   readonly body: unknown;
 }
 
-export type OperationHandler = (request: OperationRequest, services: SandboxServices) => OperationResult;
+/** An operation's answer; a promise only where a concurrency fault or variant takes a store round trip. */
+export type OperationHandler = (request: OperationRequest, services: SandboxServices) => PendingResult;
 
 export const NOT_FOUND_DETAIL = (what: string, id: string, workspaceId: string) =>
   `${what} ${id} was not found in workspace ${workspaceId}.`;

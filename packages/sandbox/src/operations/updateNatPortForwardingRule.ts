@@ -1,6 +1,7 @@
-import { errorResult, jsonResult } from '../operationResult.js';
+import { errorResult, jsonResult, type OperationResult } from '../operationResult.js';
 import { type NatRuleRecord, natRuleKey, SANDBOX_ORGANIZATION } from '../sandboxStore.js';
-import type { OperationHandler } from './operationContext.js';
+import { storeRoundTrip } from '../storeRoundTrip.js';
+import type { OperationHandler, SandboxServices } from './operationContext.js';
 import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 type RuleUpdate = Partial<
@@ -28,7 +29,8 @@ const BLANK_RULE: Required<RuleUpdate> = {
 export const updateNatPortForwardingRule: OperationHandler = (request, services) => {
   const { store, behaviour, clock } = services;
   const { vpc_id = '', nat_gateway_id = '', port_forwarding_rule_id = '' } = request.pathParameters;
-  const rule = store.natRules.get(natRuleKey(vpc_id, nat_gateway_id, port_forwarding_rule_id));
+  const ruleKey = natRuleKey(vpc_id, nat_gateway_id, port_forwarding_rule_id);
+  const rule = store.natRules.get(ruleKey);
   const visible =
     rule !== undefined &&
     (behaviour.fault === 'nat-rule-checked-against-organization'
@@ -49,26 +51,60 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     );
   }
   const update = request.body as RuleUpdate;
+  const changes = pickUpdate(update);
   switch (behaviour.fault) {
+    case 'nat-rule-read-modify-write': {
+      // The record is read, the store round trip passes, and the whole record read is written
+      // back with the sent fields on top: an update that landed meanwhile is overwritten.
+      const read = { ...rule };
+      return storeRoundTrip().then(() => {
+        Object.assign(rule, read, changes);
+        rule.updated_at = clock.laterThan(read.updated_at);
+        return jsonResult(200, { ...rule });
+      });
+    }
     case 'patch-ignores-sent-fields':
-      break;
+      return answer(rule, services);
     case 'patch-resets-unsent-fields':
-      Object.assign(rule, BLANK_RULE, pickUpdate(update));
+      Object.assign(rule, BLANK_RULE, changes);
       rule.updated_at = clock.laterThan(rule.updated_at);
-      break;
+      return answer(rule, services);
     case 'nat-rule-mass-assignment':
       // The whole body is copied onto the record: read-only and unknown fields too.
       Object.assign(rule, update);
       rule.updated_at = clock.laterThan(rule.updated_at);
-      break;
-    default:
-      Object.assign(rule, pickUpdate(update));
-      rule.updated_at = clock.laterThan(rule.updated_at);
+      return answer(rule, services);
   }
-  if (behaviour.fault === 'nat-rule-status-extra-value')
+  const apply = (): OperationResult => {
+    Object.assign(rule, changes);
+    rule.updated_at = clock.laterThan(rule.updated_at);
+    return answer(rule, services);
+  };
+  // An empty update changes no field: in the variants it takes no lock and no round trip.
+  if (Object.keys(changes).length === 0) return apply();
+  if (behaviour.variant === 'writes-with-store-latency')
+    // Read and write happen together once the round trip is over: nothing lands between them.
+    return storeRoundTrip().then(apply);
+  if (behaviour.variant === 'nat-rule-update-conflict-409') {
+    if (store.natRulesBeingUpdated.has(ruleKey))
+      return errorResult(
+        409,
+        `Port-forwarding rule ${port_forwarding_rule_id} is being changed by another update; retry once that one has been answered.`,
+      );
+    store.natRulesBeingUpdated.add(ruleKey);
+    return storeRoundTrip()
+      .then(apply)
+      .finally(() => store.natRulesBeingUpdated.delete(ruleKey));
+  }
+  return apply();
+};
+
+/** The rule record as the update answers it. */
+function answer(rule: NatRuleRecord, services: SandboxServices): OperationResult {
+  if (services.behaviour.fault === 'nat-rule-status-extra-value')
     return jsonResult(200, { ...rule, status: 'active' });
   return jsonResult(200, rule);
-};
+}
 
 /** Only the fields the document lets a PATCH change; other keys in the body are ignored. */
 function pickUpdate(update: RuleUpdate): RuleUpdate {

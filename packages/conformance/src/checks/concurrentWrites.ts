@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { natRuleUpdate } from '../generate/bodies.js';
+import { operationRequest } from '../generate/operationRequest.js';
+import { disjointUpdates, overlapPlan, plainOverlap } from '../generate/overlap.js';
+import type { Exchange } from '../transport/exchange.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, type CheckContext, defineCheck } from './check.js';
+import { keepingNatRule, type NatRuleFields, readNatRule } from './natRuleReader.js';
+import { NO_OVERLAP, overlapped, sendOverlapping, type TimedExchange } from './overlappingRequests.js';
+import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
+import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
+
+/** The operation an accepted create names, when its answer carries the acceptance record's ids. */
+interface Accepted {
+  readonly operationId: string;
+  readonly vmId: string;
+  readonly timed: TimedExchange;
+}
+
+/** The ids a 2xx answer's acceptance record names; undefined for any other answer. */
+function namedIds(exchange: Exchange): { operationId: string; vmId: string } | undefined {
+  const { response } = exchange;
+  if (!is2xx(response.status)) return undefined;
+  const record = response.json as { operation_id?: unknown; vm_id?: unknown } | undefined;
+  if (typeof record?.operation_id !== 'string' || typeof record.vm_id !== 'string') return undefined;
+  return { operationId: record.operation_id, vmId: record.vm_id };
+}
+
+function acceptedBy(timed: TimedExchange): Accepted | undefined {
+  const ids = namedIds(timed.exchange);
+  return ids && { ...ids, timed };
+}
+
+const named = (accepted: { readonly operationId: string; readonly vmId: string }): string =>
+  `operation ${JSON.stringify(accepted.operationId)} for VM ${JSON.stringify(accepted.vmId)}`;
+
+const statuses = (sent: readonly TimedExchange[]): string =>
+  sent.map((timed) => timed.exchange.response.status).join(', ');
+
+/** Whether any two of the exchanges were on the wire together. */
+function someOverlap(sent: readonly TimedExchange[]): boolean {
+  return sent.some((a, i) => sent.some((b, j) => j > i && overlapped(a, b)));
+}
+
+/** Accepted creates made VMs the document gives no way to delete: each is noted for the report. */
+function recordVms(t: CheckContext, accepted: readonly Accepted[]): void {
+  for (const vmId of new Set(accepted.map((a) => a.vmId)))
+    t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+}
+
+/** A 2xx whose body names no operation: ASYNC-1 judges the record; here it is no evidence. */
+function unreadableAcceptance(sent: readonly TimedExchange[]): Exchange | undefined {
+  return sent.find((timed) => is2xx(timed.exchange.response.status) && !acceptedBy(timed))?.exchange;
+}
+
+const checks: Check[] = [];
+
+checks.push(
+  defineCheck('CONC-1', 'copies of one keyed create sent together start one operation', async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    const op = session.operation('createCloudVm');
+    await t.check(
+      overlapPlan({ min: 2, max: 3 }),
+      async (plan): Promise<CaseVerdict> => {
+        const key = randomUUID();
+        const request = operationRequest(op, session, 'probe', { idempotencyKey: key });
+        const copies = await sendOverlapping(
+          session,
+          plan,
+          plan.delaysMs.map(() => request),
+        );
+        const accepted = copies.map(acceptedBy).filter((a): a is Accepted => a !== undefined);
+        recordVms(t, accepted);
+        const operations = [...new Map(accepted.map((a) => [`${a.operationId} ${a.vmId}`, a])).values()];
+        if (operations.length > 1)
+          throw new RuleViolation(
+            `${copies.length} copies of one create with X-Idempotency-Key ${key}, in flight together, were accepted as ${operations.length} operations: ${operations.map(named).join('; ')}`,
+            operations[1]?.timed.exchange,
+          );
+        const unreadable = unreadableAcceptance(copies);
+        if (unreadable)
+          return notApplicable(`a copy answered ${unreadable.response.status} without an acceptance record`);
+        const first = operations[0];
+        if (!first) return notApplicable(`no copy was accepted (answers ${statuses(copies)})`);
+        const odd = copies.find(
+          (c) => !is2xx(c.exchange.response.status) && !is4xx(c.exchange.response.status),
+        );
+        // A copy answered 5xx may or may not have acted: this case cannot tell one operation from two.
+        if (odd)
+          return notApplicable(
+            `a copy answered ${odd.exchange.response.status} (answers ${statuses(copies)})`,
+          );
+        if (!someOverlap(copies)) return notApplicable(NO_OVERLAP);
+        // Once every copy is answered, a plain retry must name that same operation.
+        const retry = await session.http.send(request);
+        const again = namedIds(retry);
+        if (again && (again.operationId !== first.operationId || again.vmId !== first.vmId)) {
+          t.recordCreated('cloud VM', again.vmId, CLOUD_VM_NOT_CLEANED);
+          throw new RuleViolation(
+            `after the copies were answered as ${named(first)}, a retry with the same X-Idempotency-Key ${key} was accepted as ${named(again)}`,
+            retry,
+          );
+        }
+        return observed;
+      },
+      { maxRuns: 3, examples: [plainOverlap(2)] },
+    );
+  }),
+);
+
+checks.push(
+  defineCheck(
+    'CONC-2',
+    'creates sent together, each with its own key, are distinct operations for distinct VMs',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const op = session.operation('createCloudVm');
+      await t.check(
+        overlapPlan({ min: 2, max: 2 }),
+        async (plan): Promise<CaseVerdict> => {
+          const requests = plan.delaysMs.map(() =>
+            operationRequest(op, session, 'probe', { idempotencyKey: randomUUID() }),
+          );
+          const sent = await sendOverlapping(session, plan, requests);
+          const accepted = sent.map(acceptedBy).filter((a): a is Accepted => a !== undefined);
+          recordVms(t, accepted);
+          for (const [i, a] of accepted.entries())
+            for (const b of accepted.slice(i + 1)) {
+              const shared = [
+                ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
+                ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
+              ];
+              if (shared.length > 0)
+                throw new RuleViolation(
+                  `two creates with different X-Idempotency-Keys, in flight together, were both accepted with ${shared.join(' and ')}: one identifier for two operations`,
+                  b.timed.exchange,
+                );
+            }
+          const unreadable = unreadableAcceptance(sent);
+          if (unreadable)
+            return notApplicable(
+              `a create answered ${unreadable.response.status} without an acceptance record`,
+            );
+          if (accepted.length < 2)
+            return notApplicable(`fewer than two creates were accepted (answers ${statuses(sent)})`);
+          if (!someOverlap(accepted.map((a) => a.timed))) return notApplicable(NO_OVERLAP);
+          return observed;
+        },
+        { maxRuns: 2, examples: [plainOverlap(2)] },
+      );
+    },
+  ),
+);
+
+const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+checks.push(
+  defineCheck('CONC-3', 'two partial updates of one NAT rule sent together both stay applied', async (t) => {
+    t.requireMutations();
+    const session = t.session;
+    if (!session.plan.natRule) return t.skip('profile lists no resources.natRules');
+    const op = session.operation('updateNatPortForwardingRule');
+    const original = await readNatRule(session);
+    if (!original)
+      return t.inconclusive(
+        'the NAT rule could not be read: an empty partial update was not answered 200',
+        'list a NAT rule of the primary workspace that can be updated in resources.natRules',
+      );
+    await keepingNatRule(t, original, () =>
+      t.check(
+        fc.tuple(disjointUpdates(natRuleUpdate), overlapPlan({ min: 2, max: 2 })),
+        async ([updates, plan]): Promise<CaseVerdict> => {
+          const before: NatRuleFields | undefined = await readNatRule(session);
+          if (!before) return notApplicable('the rule could not be read before the updates');
+          const sent = await sendOverlapping(
+            session,
+            plan,
+            updates.map((update) =>
+              operationRequest(op, session, 'positive', { body: JSON.stringify(update) }),
+            ),
+          );
+          const after = await readNatRule(session);
+          if (!after) return notApplicable('the rule could not be read once both updates were answered');
+          for (const [index, timed] of sent.entries()) {
+            const status = timed.exchange.response.status;
+            for (const [field, value] of Object.entries(updates[index] ?? {})) {
+              if (status === 200 && !sameValue(after[field], value))
+                throw new RuleViolation(
+                  `two updates of the rule were in flight together; this one (${Object.keys(updates[index] ?? {}).join(', ')}) answered 200, yet once both were answered ${field} reads ${JSON.stringify(after[field])}, not the ${JSON.stringify(value)} it set (the other update changed only ${Object.keys(updates[1 - index] ?? {}).join(', ')}): a lost update`,
+                  timed.exchange,
+                );
+              if (status === 409 && sameValue(after[field], value) && !sameValue(before[field], value))
+                throw new RuleViolation(
+                  `this update was refused with 409, yet ${field} now reads the ${JSON.stringify(value)} it sent (before: ${JSON.stringify(before[field])})`,
+                  timed.exchange,
+                );
+            }
+          }
+          const odd = sent.find(
+            (s) => s.exchange.response.status !== 200 && s.exchange.response.status !== 409,
+          );
+          if (odd)
+            return notApplicable(
+              `an update answered ${odd.exchange.response.status} (answers ${statuses(sent)})`,
+            );
+          const visible = sent.some(
+            (timed, index) =>
+              timed.exchange.response.status === 200 &&
+              Object.entries(updates[index] ?? {}).some(([field, value]) => !sameValue(before[field], value)),
+          );
+          if (!visible)
+            return notApplicable('no update answered 200 changed a value the rule did not already have');
+          if (!someOverlap(sent)) return notApplicable(NO_OVERLAP);
+          return observed;
+        },
+        { maxRuns: 5 },
+      ),
+    );
+  }),
+);
+
+/** The concurrentWrites family's checks, in the order they run. */
+export const concurrentWritesChecks: readonly Check[] = checks;

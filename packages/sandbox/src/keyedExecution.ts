@@ -1,0 +1,50 @@
+import { rememberAnswer, replayFor } from './idempotency.js';
+import { afterResult, errorResult, type OperationResult, type PendingResult } from './operationResult.js';
+import type { SandboxBehaviour } from './sandboxBehaviour.js';
+import type { SandboxStore } from './sandboxStore.js';
+import { storeRoundTrip } from './storeRoundTrip.js';
+
+/** Runs a request that carries an X-Idempotency-Key: `act` at most once per key and request. */
+export type KeyedExecution = (key: string, fingerprint: string, act: () => PendingResult) => PendingResult;
+
+/**
+ * The stored answer for a key is replayed; otherwise the request runs and a success is stored.
+ * With a store round trip (the concurrency variants) a copy that arrives while the first is
+ * processed must not run again: one variant refuses it with 409, the other waits for the first's
+ * answer. The check-then-act fault looks the key up before the round trip and stores after it,
+ * so such a copy runs too.
+ */
+export function createKeyedExecution(store: SandboxStore, behaviour: SandboxBehaviour): KeyedExecution {
+  const inFlight = new Map<string, Promise<OperationResult>>();
+  const keyed: KeyedExecution = (key, fingerprint, act) => {
+    const remembered = (answer: OperationResult): OperationResult => {
+      rememberAnswer(store, key, fingerprint, answer);
+      return answer;
+    };
+    if (behaviour.fault !== 'ignore-idempotency-key') {
+      const replay = replayFor(store, key, fingerprint);
+      if (replay) return replay;
+    }
+    if (behaviour.fault === 'idempotency-check-then-act')
+      return storeRoundTrip().then(() => afterResult(act(), remembered));
+    const variant = behaviour.variant;
+    if (variant !== 'idempotency-in-flight-409' && variant !== 'writes-with-store-latency')
+      return afterResult(act(), remembered);
+    const pending = inFlight.get(key);
+    if (pending) {
+      if (variant === 'idempotency-in-flight-409')
+        return errorResult(
+          409,
+          'A request with this X-Idempotency-Key is still being processed; retry once it has been answered.',
+        );
+      // Once the first is answered, this copy is a plain retry: replayed, or run if nothing was stored.
+      return pending.then(() => keyed(key, fingerprint, act));
+    }
+    const running = storeRoundTrip()
+      .then(() => afterResult(act(), remembered))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+    return running;
+  };
+  return keyed;
+}
