@@ -22,6 +22,9 @@ import { TokenAuthenticator } from './tokenAuthenticator.js';
 import { isVariantId, type VariantId } from './variantCatalogue.js';
 import { WorkspaceGate } from './workspaceGate.js';
 
+const TWO_HOURS_MS = 7_200_000;
+const SERVER_CLOCK_AHEAD_MS = 90_000;
+
 export interface CreateSandboxOptions {
   readonly profile: SandboxProfile;
   /** One named fault (mutation testing); none by default. */
@@ -93,6 +96,12 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         : variant === 'timestamps-nanoseconds'
           ? 'nanoseconds'
           : 'Z',
+    {
+      // A server in UTC+2 writing its local wall-clock time with Z (a fault), or one whose whole
+      // clock runs 90 s ahead of the client's, consistently (a variant).
+      zoneMs: fault === 'timestamps-local-time-as-utc' ? TWO_HOURS_MS : 0,
+      skewMs: variant === 'server-clock-ahead' ? SERVER_CLOCK_AHEAD_MS : 0,
+    },
   );
   const store = new SandboxStore(profile, clock);
   const services: SandboxServices = {
@@ -102,7 +111,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     contract,
     billing: new BillingEligibility(profile),
   };
-  const handle = createRequestListener({
+  const listener = createRequestListener({
     contract,
     handlers: HANDLERS,
     services,
@@ -117,6 +126,15 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         process.stderr.write(`sandbox: internal error: ${reason}\n`);
       }),
   });
+
+  // Node writes Date from this machine's clock; a skewed server writes it from its own.
+  const handle =
+    clock.skewMs === 0
+      ? listener
+      : (req: IncomingMessage, res: ServerResponse) => {
+          res.setHeader('date', new Date(clock.now()).toUTCString());
+          listener(req, res);
+        };
 
   return {
     handle,

@@ -567,11 +567,42 @@ export const faultCatalogue = [
       'A new VM id is the stored sequence read plus one, written back after the store round trip: overlapping creates read the same sequence and get the same vm_id.',
   },
   {
+    id: 'operation-id-from-clock-seconds',
+    rule: 'CONC-2',
+    mechanism: 'time-based-id',
+    description:
+      'An operation_id is made from the time of the request to the second: two creates accepted within one second, as overlapping ones are, get the same operation_id.',
+  },
+  {
     id: 'nat-rule-read-modify-write',
     rule: 'CONC-3',
     mechanism: 'lost-update',
     description:
       'A NAT rule update reads the rule, waits on the store round trip, and writes the whole record it read with the sent fields on top: an update that landed meanwhile is lost.',
+  },
+  // ---- stored and generated values (issue 21) ----
+  {
+    id: 'timestamps-local-time-as-utc',
+    rule: 'ASYNC-2',
+    mechanism: 'local-timezone',
+    description:
+      "Timestamps are the server's local wall-clock time (UTC+2) written with Z, as a naive datetime serialised as UTC does: well-formed, and two hours from the time of the answer.",
+  },
+  // ---- how parameters arrive (issue 21) ----
+  {
+    id: 'workspace-id-policy-first-handler-last',
+    rule: 'POLICY-1',
+    mechanism: 'parameter-pollution',
+    description:
+      'workspace_id given twice is accepted: the workspace-policy middleware reads the first value and the handler the last, so ?workspace_id=<allowed>&workspace_id=<other> serves the other workspace.',
+  },
+  // ---- every key space isolated (issue 21) ----
+  {
+    id: 'idempotency-key-global',
+    rule: 'ISO-1',
+    mechanism: 'global-key-space',
+    description:
+      "Stored answers are looked up by X-Idempotency-Key and request alone, not by workspace: the same key and body sent in another workspace replays the first workspace's acceptance record there.",
   },
 ] as const satisfies readonly FaultEntry[];
 

@@ -3,15 +3,18 @@ export type ParsedQuery =
       readonly ok: true;
       readonly values: ReadonlyMap<string, string>;
       readonly duplicated: ReadonlySet<string>;
+      /** The last value of each name given more than once (the parameter-pollution fault reads it). */
+      readonly lastValues: ReadonlyMap<string, string>;
     }
   | { readonly ok: false; readonly detail: string };
 
-const EMPTY: ParsedQuery = { ok: true, values: new Map(), duplicated: new Set() };
+const EMPTY: ParsedQuery = { ok: true, values: new Map(), duplicated: new Set(), lastValues: new Map() };
 
 /** Parses `a=1&b=2` keeping the first value of each name and noting names given twice. */
 export function parseQueryString(query: string): ParsedQuery {
   if (query === '') return EMPTY;
   const values = new Map<string, string>();
+  const lastValues = new Map<string, string>();
   let duplicated: Set<string> | undefined;
   for (const pair of query.split('&')) {
     if (pair === '') continue;
@@ -24,11 +27,12 @@ export function parseQueryString(query: string): ParsedQuery {
     if (values.has(name)) {
       duplicated ??= new Set();
       duplicated.add(name);
+      lastValues.set(name, value);
     } else {
       values.set(name, value);
     }
   }
-  return { ok: true, values, duplicated: duplicated ?? EMPTY_SET };
+  return { ok: true, values, duplicated: duplicated ?? EMPTY_SET, lastValues };
 }
 
 const EMPTY_SET: ReadonlySet<string> = new Set();

@@ -83,7 +83,8 @@ export function createRequestListener(
     const form = workspaces.checkForm(
       route.workspaceParameter,
       query.values.get(workspaceName),
-      query.duplicated.has(workspaceName),
+      // workspace_id given twice: the policy middleware reads the first value, the handler the last.
+      behaviour.fault !== 'workspace-id-policy-first-handler-last' && query.duplicated.has(workspaceName),
     );
     if (!form.ok) return errorResult(form.status, form.detail);
     for (const parameter of route.pathParameters) {
@@ -151,8 +152,14 @@ export function createRequestListener(
     const request = { caller, workspaceId: checked.workspaceId, pathParameters, body };
     const key = checked.idempotencyKey;
     if (key === undefined) return route.handler(request, services);
-    const fingerprint = requestFingerprint(req.method ?? '', pathname, checked.workspaceId, body);
-    return keyed(key, fingerprint, () => route.handler(request, services));
+    // The idempotency-key-global fault leaves the workspace out of "the same request", so a key
+    // reused in another workspace replays the first workspace's answer there.
+    const scope = behaviour.fault === 'idempotency-key-global' ? '' : checked.workspaceId;
+    const fingerprint = requestFingerprint(req.method ?? '', pathname, scope, body);
+    // Keys kept per workspace (a variant): a reuse elsewhere is a new request, not a refused one.
+    const stored =
+      behaviour.variant === 'idempotency-keys-per-workspace' ? `${checked.workspaceId} ${key}` : key;
+    return keyed(stored, fingerprint, () => route.handler(request, services));
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -205,6 +212,11 @@ export function createRequestListener(
       writer.sendError(res, 403, refusal);
       return;
     }
+    const polluted =
+      behaviour.fault === 'workspace-id-policy-first-handler-last'
+        ? query.lastValues.get(route.workspaceParameter.name)
+        : undefined;
+    if (polluted !== undefined) checked = { ...checked, workspaceId: polluted };
 
     const checkBody = route.checkBody;
     if (!checkBody) {

@@ -5,16 +5,35 @@
  */
 export type TimestampNotation = 'Z' | '+00:00' | 'nanoseconds' | 'space-separated';
 
+/**
+ * Where the sandbox's clock stands: `skewMs` moves the whole server clock (timestamps and the
+ * Date header alike, as on a server whose clock runs ahead); `zoneMs` moves only what timestamps
+ * say (a local wall-clock time written with `Z`, as a server in another time zone does by mistake).
+ */
+export interface ClockSetting {
+  readonly skewMs?: number;
+  readonly zoneMs?: number;
+}
+
 /** Writes every timestamp the sandbox hands out. */
 export class SandboxClock {
-  constructor(private readonly notation: TimestampNotation = 'Z') {}
+  readonly skewMs: number;
+  private readonly zoneMs: number;
+
+  constructor(
+    private readonly notation: TimestampNotation = 'Z',
+    setting: ClockSetting = {},
+  ) {
+    this.skewMs = setting.skewMs ?? 0;
+    this.zoneMs = setting.zoneMs ?? 0;
+  }
 
   now(): number {
-    return Date.now();
+    return Date.now() + this.skewMs;
   }
 
   format(epochMs: number): string {
-    const iso = new Date(epochMs).toISOString();
+    const iso = new Date(epochMs + this.zoneMs).toISOString();
     switch (this.notation) {
       case '+00:00':
         return `${iso.slice(0, -1)}+00:00`;
@@ -28,13 +47,13 @@ export class SandboxClock {
   }
 
   timestamp(): string {
-    return this.format(Date.now());
+    return this.format(this.now());
   }
 
   /** A timestamp strictly later than `previous`, so `updated_at` advances even within one millisecond. */
   laterThan(previous: string): string {
-    const before = Date.parse(previous.replace(' ', 'T'));
-    const now = Date.now();
+    const before = Date.parse(previous.replace(' ', 'T')) - this.zoneMs;
+    const now = this.now();
     return this.format(Number.isNaN(before) || now > before ? now : before + 1);
   }
 }

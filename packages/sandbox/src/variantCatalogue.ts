@@ -97,6 +97,18 @@ export const variantCatalogue = [
     description:
       'A NAT rule update takes a store round trip; another non-empty update of the same rule arriving meanwhile answers 409 Conflict and changes nothing.',
   },
+  {
+    id: 'idempotency-keys-per-workspace',
+    gap: 'A-IDEMPOTENCY-KEY-SCOPE',
+    description:
+      'Each workspace has its own X-Idempotency-Key space: a key reused in another workspace starts a new operation there instead of being refused with 422.',
+  },
+  {
+    id: 'server-clock-ahead',
+    gap: 'A-TIMESTAMP-PLAUSIBILITY',
+    description:
+      "The server's clock runs 90 s ahead of the client's: its timestamps and its Date header agree with each other, not with the client's clock.",
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

@@ -624,4 +624,48 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === JSON.stringify({ note: 'first', name: 'second' }),
     faulty: (o) => JSON.stringify(o) !== JSON.stringify({ note: 'first', name: 'second' }),
   },
+  'idempotency-key-global': {
+    // One key and body: a create in the primary workspace, then the same in the secondary one.
+    observe: async (h) => {
+      const send = (workspace: string) =>
+        h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'shared', workspace });
+      const first = await send(primary(h));
+      const second = await send(secondary(h));
+      return { status: second.status, replayed: first.text === second.text };
+    },
+    correct: (o) => !(o as { replayed: boolean }).replayed,
+    faulty: (o) => (o as { replayed: boolean }).replayed && (o as { status: number }).status === 202,
+  },
+  'workspace-id-policy-first-handler-last': {
+    // An identity limited to the primary workspace lists buckets with workspace_id given twice.
+    observe: async (h) => {
+      const polluted = await h.call('GET', paths.buckets, {
+        as: 'primaryOnly',
+        query: `workspace_id=${secondary(h)}`,
+      });
+      const other = await h.call('GET', paths.buckets, { workspace: secondary(h) });
+      return {
+        status: polluted.status,
+        servedOther: polluted.status === 200 && polluted.text === other.text,
+      };
+    },
+    correct: (o) => (o as { status: number }).status >= 400 && (o as { status: number }).status < 500,
+    faulty: (o) => (o as { servedOther: boolean }).servedOther,
+  },
+  'timestamps-local-time-as-utc': {
+    // How far a fresh acceptance's submitted_at is from this machine's clock, in minutes.
+    observe: async (h) =>
+      (Date.parse(String(acceptance(await createVm(h)).submitted_at)) - Date.now()) / 60_000,
+    correct: (o) => Math.abs(o as number) < 1,
+    faulty: (o) => Math.abs((o as number) - 120) < 1,
+  },
+  'operation-id-from-clock-seconds': {
+    // Two creates with their own keys, in flight together.
+    observe: async (h) => {
+      const answers = await Promise.all([createVm(h), createVm(h)]);
+      return new Set(answers.map((a) => jsonObject(a).operation_id)).size;
+    },
+    correct: (o) => o === 2,
+    faulty: (o) => o === 1,
+  },
 };

@@ -59,6 +59,49 @@ type Updates = Awaited<ReturnType<typeof overlappingUpdates>>;
 const oneVm = (o: Copies) => o.vmIds.length === 1 && o.vms === 1;
 
 const variantProbes: Record<VariantId, VariantProbe> = {
+  'server-clock-ahead': {
+    // Seconds from this machine's clock to a fresh submitted_at and to the answer's Date header.
+    observe: async (h) => {
+      const response = await fetch(`${h.url}${paths.cloudVms}?workspace_id=${h.profile.workspaces.primary}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.token('full')}`,
+          'content-type': 'application/json',
+          'x-idempotency-key': `k-${Math.random()}`,
+        },
+        body: JSON.stringify({ name: 'x' }),
+      });
+      const record = (await response.json()) as { submitted_at: string };
+      const now = Date.now();
+      return {
+        timestamp: Math.round((Date.parse(record.submitted_at) - now) / 1000),
+        dateHeader: Math.round((Date.parse(response.headers.get('date') ?? '') - now) / 1000),
+      };
+    },
+    byDefault: (o) => {
+      const { timestamp, dateHeader } = o as { timestamp: number; dateHeader: number };
+      return Math.abs(timestamp) <= 2 && Math.abs(dateHeader) <= 2;
+    },
+    withVariant: (o) => {
+      const { timestamp, dateHeader } = o as { timestamp: number; dateHeader: number };
+      return Math.abs(timestamp - 90) <= 2 && Math.abs(dateHeader - 90) <= 2;
+    },
+  },
+  'idempotency-keys-per-workspace': {
+    // One key and body: a create in the primary workspace, then the same in the secondary one.
+    observe: async (h) => {
+      const send = (workspace: string) =>
+        h.call('POST', paths.cloudVms, { json: { name: 'x' }, idempotencyKey: 'shared', workspace });
+      const first = await send(h.profile.workspaces.primary);
+      const second = await send(h.profile.workspaces.secondary);
+      return [
+        second.status,
+        record(second).vm_id !== undefined && record(second).vm_id !== record(first).vm_id,
+      ];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[422,false]',
+    withVariant: (o) => JSON.stringify(o) === '[202,true]',
+  },
   'idempotency-in-flight-409': {
     observe: overlappingCopies,
     byDefault: (o) => JSON.stringify((o as Copies).statuses) === '[202,202]' && oneVm(o as Copies),

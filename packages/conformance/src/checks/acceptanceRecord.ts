@@ -1,6 +1,7 @@
 import { isUtcDateTime } from '../spec/isoTimestamp.js';
 import type { Exchange } from '../transport/exchange.js';
-import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
+import { expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import { expectGeneratedNow } from './timestampPlausibility.js';
 
 export const ACCEPTANCE_FIELDS = ['operation_id', 'vm_id', 'status', 'submitted_at'] as const;
 
@@ -13,7 +14,13 @@ export function expectAcceptanceRecord(exchange: Exchange): Record<string, unkno
   return record;
 }
 
-export function expectFreshAcceptance(exchange: Exchange): void {
+/**
+ * `generated-now`: the target makes its records (a sandbox, a real environment); a mock such as
+ * Prism answers its examples, whose timestamps were written once, so only their form is judged.
+ */
+export type TimestampPlausibility = 'generated-now' | 'form-only';
+
+export function expectFreshAcceptance(exchange: Exchange, plausibility: TimestampPlausibility): void {
   const record = expectAcceptanceRecord(exchange);
   if (record.status !== 'accepted')
     throw new RuleViolation(
@@ -26,4 +33,24 @@ export function expectFreshAcceptance(exchange: Exchange): void {
       exchange,
     );
   }
+  if (plausibility === 'generated-now') expectGeneratedNow(exchange, 'submitted_at', record.submitted_at);
+}
+
+/** The operation and VM a 2xx answer's acceptance record names; undefined for any other answer. */
+export interface AcceptanceIds {
+  readonly operationId: string;
+  readonly vmId: string;
+}
+
+export function acceptanceIds(exchange: Exchange): AcceptanceIds | undefined {
+  const { response } = exchange;
+  if (!is2xx(response.status)) return undefined;
+  const record = response.json as { operation_id?: unknown; vm_id?: unknown } | undefined;
+  if (typeof record?.operation_id !== 'string' || typeof record.vm_id !== 'string') return undefined;
+  return { operationId: record.operation_id, vmId: record.vm_id };
+}
+
+/** How a message names what an acceptance record names. */
+export function describeAcceptance(ids: AcceptanceIds): string {
+  return `operation ${JSON.stringify(ids.operationId)} for VM ${JSON.stringify(ids.vmId)}`;
 }

@@ -58,7 +58,7 @@ checks.push(
               ? consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds')
               : undefined;
           if (consumed) return consumed;
-          expectFreshAcceptance(exchange);
+          expectFreshAcceptance(exchange, session.targetKind === 'prism' ? 'form-only' : 'generated-now');
           return observed;
         },
         { examples: sources },

@@ -2,11 +2,11 @@ import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { accessCases } from '../generate/accessCases.js';
 import { operationRequest } from '../generate/operationRequest.js';
-import { allowsWorkspace, hasScope } from '../session/identities.js';
+import { allowsWorkspace, hasScope, identityWith, namedIdentities } from '../session/identities.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
-import { expectStatus, is2xx } from './ruleViolation.js';
+import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
 
@@ -114,6 +114,74 @@ checks.push(
           return observed;
         },
         { examples: cases, independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'POLICY-1',
+    'never serves a workspace outside the list when workspace_id is given twice',
+    async (t) => {
+      const session = t.session;
+      const op = session.operation('listBuckets');
+      const { primary, secondary, billingDenied } = session.profile.workspaces;
+      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      // A policy check and a handler that read different copies of a repeated parameter (the
+      // first and the last) let an allowed value carry a forbidden one past the check.
+      const pairs = namedIdentities(session.profile)
+        .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
+        .flatMap((identity) =>
+          workspaces
+            .filter((allowed) => allowsWorkspace(identity, allowed))
+            .flatMap((allowed) =>
+              workspaces
+                .filter((forbidden) => !allowsWorkspace(identity, forbidden))
+                .flatMap((forbidden) =>
+                  [true, false].map((forbiddenFirst) => ({ identity, allowed, forbidden, forbiddenFirst })),
+                ),
+            ),
+        );
+      if (pairs.length === 0)
+        return t.skip(
+          `profile has no specific-workspaces identity with ${op.scope} that leaves out a profile workspace`,
+        );
+      const list = (token: string, values: readonly string[]) =>
+        session.http.send({
+          ...operationRequest(op, session, 'positive', { token }),
+          query: values.map((value) => ['workspace_id', value] as const),
+        });
+      const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+      await t.check(
+        fc.constantFrom(...pairs),
+        async ({ identity, allowed, forbidden, forbiddenFirst }): Promise<CaseVerdict> => {
+          const reader = identityWith(session.profile, op.scope, forbidden);
+          if (!reader) return notApplicable(`no identity may list workspace ${forbidden}'s buckets`);
+          const own = await list(identity.token, [allowed]);
+          const other = await list(reader.token, [forbidden]);
+          const order = forbiddenFirst ? [forbidden, allowed] : [allowed, forbidden];
+          const polluted = await list(identity.token, order);
+          const servedOther =
+            is2xx(polluted.response.status) &&
+            sameList(polluted.response.json, other.response.json) &&
+            !sameList(polluted.response.json, own.response.json);
+          if (servedOther)
+            throw new RuleViolation(
+              `identity "${identity.name}" may use workspace ${allowed} only; with workspace_id given twice (${order.join(', then ')}) it was served workspace ${forbidden}'s bucket list`,
+              polluted,
+            );
+          if (!is2xx(own.response.status) || !is2xx(other.response.status))
+            return notApplicable(
+              `the bucket lists of workspaces ${allowed} and ${forbidden} could not both be read (${own.response.status}, ${other.response.status})`,
+            );
+          if (sameList(own.response.json, other.response.json))
+            return notApplicable(
+              `workspaces ${allowed} and ${forbidden} list the same buckets, so no answer can tell which one was served`,
+            );
+          return observed;
+        },
+        { examples: pairs, independent: true },
       );
     },
   ),

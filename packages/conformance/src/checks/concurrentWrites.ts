@@ -4,6 +4,7 @@ import { natRuleUpdate } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { disjointUpdates, overlapPlan, plainOverlap } from '../generate/overlap.js';
 import type { Exchange } from '../transport/exchange.js';
+import { type AcceptanceIds, acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { keepingNatRule, type NatRuleFields, readNatRule } from './natRuleReader.js';
@@ -11,29 +12,17 @@ import { NO_OVERLAP, overlapped, sendOverlapping, type TimedExchange } from './o
 import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
-/** The operation an accepted create names, when its answer carries the acceptance record's ids. */
-interface Accepted {
-  readonly operationId: string;
-  readonly vmId: string;
+/** The operation an accepted create names, with the exchange that named it. */
+interface Accepted extends AcceptanceIds {
   readonly timed: TimedExchange;
 }
 
-/** The ids a 2xx answer's acceptance record names; undefined for any other answer. */
-function namedIds(exchange: Exchange): { operationId: string; vmId: string } | undefined {
-  const { response } = exchange;
-  if (!is2xx(response.status)) return undefined;
-  const record = response.json as { operation_id?: unknown; vm_id?: unknown } | undefined;
-  if (typeof record?.operation_id !== 'string' || typeof record.vm_id !== 'string') return undefined;
-  return { operationId: record.operation_id, vmId: record.vm_id };
-}
-
 function acceptedBy(timed: TimedExchange): Accepted | undefined {
-  const ids = namedIds(timed.exchange);
+  const ids = acceptanceIds(timed.exchange);
   return ids && { ...ids, timed };
 }
 
-const named = (accepted: { readonly operationId: string; readonly vmId: string }): string =>
-  `operation ${JSON.stringify(accepted.operationId)} for VM ${JSON.stringify(accepted.vmId)}`;
+const named = describeAcceptance;
 
 const statuses = (sent: readonly TimedExchange[]): string =>
   sent.map((timed) => timed.exchange.response.status).join(', ');
@@ -95,7 +84,7 @@ checks.push(
         if (!someOverlap(copies)) return notApplicable(NO_OVERLAP);
         // Once every copy is answered, a plain retry must name that same operation.
         const retry = await session.http.send(request);
-        const again = namedIds(retry);
+        const again = acceptanceIds(retry);
         if (again && (again.operationId !== first.operationId || again.vmId !== first.vmId)) {
           t.recordCreated('cloud VM', again.vmId, CLOUD_VM_NOT_CLEANED);
           throw new RuleViolation(
@@ -216,7 +205,12 @@ checks.push(
           if (!someOverlap(sent)) return notApplicable(NO_OVERLAP);
           return observed;
         },
-        { maxRuns: 5 },
+        {
+          maxRuns: 5,
+          examples: [
+            [[{ note: 'conformance overlap: note' }, { name: 'conformance-overlap-name' }], plainOverlap(2)],
+          ],
+        },
       ),
     );
   }),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
-import { operationRequest } from '../generate/operationRequest.js';
+import { defaultBody, operationRequest } from '../generate/operationRequest.js';
 import { identityWith } from '../session/identities.js';
 import type { Session } from '../session/session.js';
+import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import {
@@ -13,6 +14,7 @@ import {
   refusedUpdateOptions,
 } from './natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
+import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 /** One resource of the primary workspace, and how to ask for it through another workspace. */
 interface CrossWorkspaceCase {
@@ -134,6 +136,61 @@ checks.push(
           refusedUpdateOptions(session, natBefore, cases),
         );
       });
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'ISO-1',
+    "never answers a key reused in another workspace with the first workspace's operation",
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const { primary, secondary } = session.profile.workspaces;
+      const op = session.operation('createCloudVm');
+      const elsewhere = identityWith(session.profile, op.scope, secondary);
+      if (!elsewhere) return t.skip(`no identity holds ${op.scope} on workspace ${secondary}`);
+      await t.check(
+        fc.constant('the same key and body in a second workspace'),
+        async (): Promise<CaseVerdict> => {
+          const key = randomUUID();
+          const body = JSON.stringify(defaultBody(op, session));
+          const first = await session.http.send(
+            operationRequest(op, session, 'probe', { idempotencyKey: key, body }),
+          );
+          const own = acceptanceIds(first);
+          if (!own)
+            return notApplicable(
+              `the create in workspace ${primary} answered ${first.response.status} without an acceptance record`,
+            );
+          t.recordCreated('cloud VM', own.vmId, CLOUD_VM_NOT_CLEANED);
+          const reused = await session.http.send(
+            operationRequest(op, session, 'probe', {
+              token: elsewhere.token,
+              workspaceId: secondary,
+              idempotencyKey: key,
+              body,
+            }),
+          );
+          const theirs = acceptanceIds(reused);
+          if (theirs && (theirs.operationId === own.operationId || theirs.vmId === own.vmId))
+            throw new RuleViolation(
+              `X-Idempotency-Key ${key}, used for a create in workspace ${primary}, was sent again with the same body in workspace ${secondary} and answered with workspace ${primary}'s ${describeAcceptance(own)}: one workspace's answer replayed in another`,
+              reused,
+            );
+          if (theirs) t.recordCreated('cloud VM', theirs.vmId, CLOUD_VM_NOT_CLEANED);
+          // A new operation there, or a refusal (the key's scope is not shown): either keeps the
+          // workspaces apart. A 5xx or a 2xx naming nothing shows neither.
+          const status = reused.response.status;
+          if (!theirs && !is4xx(status))
+            return notApplicable(
+              `the reuse in workspace ${secondary} answered ${status} without an acceptance record`,
+            );
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
     },
   ),
 );

@@ -187,7 +187,7 @@ export const rules: readonly RuleEntry[] = [
       "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization. Workspaces isolate resources (for example production, staging, development).",
     ],
     latitude:
-      'The status of a resource asked through the wrong workspace is not shown: 403 and 404 pass, never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged.',
+      "The status of a resource asked through the wrong workspace is not shown: 403 and 404 pass, never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged. An X-Idempotency-Key reused with the same create in another workspace may start a new operation there or be refused (what a key is scoped to is not shown: A-IDEMPOTENCY-KEY-SCOPE); it must never be answered with the first workspace's acceptance record.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: [
@@ -213,7 +213,8 @@ export const rules: readonly RuleEntry[] = [
       '| status | string (a freshly accepted operation reports `accepted`) | yes |',
       'Types: `datetime` is an ISO 8601 timestamp in UTC.',
     ],
-    latitude: 'UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION).',
+    latitude:
+      "UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged.",
     targets: ALL,
     needs: ['mutations: true'],
   },

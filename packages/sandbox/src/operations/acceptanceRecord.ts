@@ -7,7 +7,11 @@ const TWO_HOURS_MS = 7_200_000;
 export function acceptanceRecord(services: SandboxServices, vmId: string): AcceptanceRecord {
   const { behaviour, clock, store } = services;
   const record: AcceptanceRecord = {
-    operation_id: store.nextId('op'),
+    operation_id:
+      behaviour.fault === 'operation-id-from-clock-seconds'
+        ? // An id made from the time of the request, to the second: two creates in one second share it.
+          `op-${Math.floor(clock.now() / 1000).toString(16)}`
+        : store.nextId('op'),
     vm_id: vmId,
     status: behaviour.fault === 'acceptance-status-queued' ? 'queued' : 'accepted',
   };
