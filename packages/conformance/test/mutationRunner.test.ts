@@ -118,6 +118,7 @@ const rule = (id: string, level: RuleEntry['level'], latitude?: string): RuleEnt
   title: id,
   quotes: [],
   targets: ['sandbox'],
+  threats: [],
   ...(latitude ? { latitude } : {}),
 });
 
