@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { faultCatalogue } from '@cloud-api/sandbox';
 import { apiDocumentPath } from '@cloud-api/spec';
 import { describe, expect, it } from 'vitest';
-import { ruleMatrixPath } from '../src/generateArtifacts.js';
+import { ruleMatrixPath, ruleThreatsPath } from '../src/generateArtifacts.js';
 import { isThreatMechanism, rules, selectRules, threatMechanisms } from '../src/ruleCatalogue/index.js';
 import { declaredChecks } from '../src/traceability/declaredChecks.js';
 import { renderRuleMatrix } from '../src/traceability/ruleMatrix.js';
+import { renderRuleThreats } from '../src/traceability/ruleThreats.js';
 
 const INITIAL_IDS = [
   'WS-1',
@@ -82,6 +83,16 @@ describe('rule catalogue', () => {
 
   it('has an up-to-date generated rule matrix (regenerate with `pnpm --filter @cloud-api/conformance run generate`)', () => {
     expect(readFileSync(ruleMatrixPath, 'utf8')).toBe(renderRuleMatrix(checks));
+  });
+
+  it('has up-to-date generated threat lists for the docs (regenerate with `pnpm --filter @cloud-api/conformance run generate`)', () => {
+    const page = readFileSync(ruleThreatsPath, 'utf8');
+    expect(page).toBe(renderRuleThreats());
+    // Every rule has its section, every threat its row.
+    for (const rule of rules) {
+      expect(page).toContain(`### ${rule.id}: ${rule.title}\n`);
+      for (const threat of rule.threats) expect(page).toContain(`| \`${threat.mechanism}\` |`);
+    }
   });
 });
 
