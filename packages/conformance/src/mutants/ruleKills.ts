@@ -39,8 +39,9 @@ export interface RuleKill {
   /** The rule's threat list (catalogue order), each with what the run showed about it. */
   readonly threats: readonly ThreatKill[];
   /**
-   * Mechanisms of faults that killed the rule but that its threat list does not name: a cause
-   * the list did not foresee, worth adding to it.
+   * Mechanisms of faults that killed the rule but that its threat list does not name: either a
+   * cause the list did not foresee (add it), or a fault whose bug also breaks this sentence on
+   * the way (a crash that fails every check of a route), which needs nothing.
    */
   readonly unlistedMechanisms: readonly string[];
 }

@@ -984,7 +984,7 @@ export const rules: readonly RuleEntry[] = [
     threats: [
       {
         mechanism: 'soft-delete-not-filtered',
-        how: 'Released IPs and deleting VMs are kept with a state the lookup does not filter, so a second release or delete is accepted again.',
+        how: 'Released IPs and deleted VMs are kept as soft-deleted rows the lookup does not filter, so a second release or delete is accepted again.',
       },
       {
         mechanism: 'idempotent-delete',
