@@ -63,7 +63,14 @@ export default defineConfig({
   base: process.env.DOCS_BASE ?? '/',
   srcDir: docsPackageDir,
   outDir: defaultSiteDir,
-  srcExclude: ['README.md', 'reference/rule-matrix.md', 'node_modules/**', 'reports/**', 'site/**'],
+  srcExclude: [
+    'README.md',
+    'reference/rule-matrix.md',
+    'reference/rule-threats.md',
+    'node_modules/**',
+    'reports/**',
+    'site/**',
+  ],
   // `.html` URLs: served as files by any static server, GitHub Pages included.
   cleanUrls: false,
   lastUpdated: false,

@@ -4,10 +4,14 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderTargetProfileSchemaFile } from '@cloud-api/target-profile';
 import { renderRuleMatrix } from './traceability/ruleMatrix.js';
+import { renderRuleThreats } from './traceability/ruleThreats.js';
 
 /** Files generated from the package's data and committed; tests fail when they are stale. */
 export const ruleMatrixPath: string = fileURLToPath(
   new URL('../../../docs/reference/rule-matrix.md', import.meta.url),
+);
+export const ruleThreatsPath: string = fileURLToPath(
+  new URL('../../../docs/reference/rule-threats.md', import.meta.url),
 );
 export const profileSchemaPath: string = fileURLToPath(
   new URL('../schema/target-profile.schema.json', import.meta.url),
@@ -25,6 +29,7 @@ export function renderProfileSchemaFile(): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(dirname(ruleMatrixPath), { recursive: true });
   writeFileSync(ruleMatrixPath, renderRuleMatrix());
+  writeFileSync(ruleThreatsPath, renderRuleThreats());
   writeFileSync(profileSchemaPath, renderProfileSchemaFile());
-  process.stdout.write(`wrote ${ruleMatrixPath}\nwrote ${profileSchemaPath}\n`);
+  process.stdout.write(`wrote ${ruleMatrixPath}\nwrote ${ruleThreatsPath}\nwrote ${profileSchemaPath}\n`);
 }

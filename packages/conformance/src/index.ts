@@ -2,7 +2,15 @@ export type { CheckResult, CheckVerdict } from './checks/check.js';
 export { checkRegistry, type RegisteredCheck } from './checks/registry.js';
 export { type MutationSummary, renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
 export { outcomeReporter, reporterRegistry } from './reporters/index.js';
-export { findRule, type RuleEntry, rules, selectRules } from './ruleCatalogue/index.js';
+export {
+  findRule,
+  type RuleEntry,
+  rules,
+  selectRules,
+  type Threat,
+  type ThreatMechanism,
+  threatMechanisms,
+} from './ruleCatalogue/index.js';
 export { type RunOptions, type RunResult, runConformance } from './run/engine.js';
 export type { CheckRef, ReportContext, Reporter, RunEvent } from './run/events.js';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './run/options.js';

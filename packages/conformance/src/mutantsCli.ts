@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
 
@@ -25,6 +27,10 @@ const program = new Command()
   .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
   .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 2)
   .option('--only <ids>', 'comma-separated fault/variant ids')
+  .option(
+    '--json <file>',
+    "also write the summary as JSON: every mutant, the kills per rule, and each rule's threats with the faults that killed them",
+  )
   .option(
     '--min-mechanisms <n>',
     'distinct fault mechanisms each MUST rule about the target must be killed by',
@@ -58,6 +64,7 @@ const opts = program.opts<{
   seed: number;
   concurrency: number;
   only?: string;
+  json?: string;
   suiteCli?: string;
   minMechanisms: number;
   enforceMechanisms: boolean;
@@ -75,6 +82,11 @@ try {
     ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()) } : {}),
     ...(opts.suiteCli ? { cliPath: opts.suiteCli } : {}),
   });
+  if (opts.json) {
+    const file = resolve(opts.json);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ kind: 'mutation-report', ...summary }, null, 2)}\n`);
+  }
   process.stdout.write(
     `${renderMutationMatrix(summary)}\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );

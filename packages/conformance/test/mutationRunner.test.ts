@@ -1,13 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { faultCatalogue } from '@cloud-api/sandbox';
 import { describe, expect, it } from 'vitest';
 import { runMutants } from '../src/mutants/mutationRun.js';
-import { judgesTheClient, mechanismGaps, renderRuleKills, ruleKills } from '../src/mutants/ruleKills.js';
-import { type RuleEntry, rules } from '../src/ruleCatalogue/index.js';
+import {
+  judgesTheClient,
+  mechanismGaps,
+  type RuleKill,
+  renderRuleKills,
+  renderThreatKills,
+  ruleKills,
+  threatTotals,
+} from '../src/mutants/ruleKills.js';
+import { type RuleEntry, rules, type ThreatMechanism } from '../src/ruleCatalogue/index.js';
 import { cliPath } from './runCli.js';
 
 const mutantsCli = fileURLToPath(new URL('../dist/mutantsCli.js', import.meta.url));
@@ -40,12 +48,14 @@ const VARIANT = 'workspace-id-422';
 function runMutantsCli(
   failedRulesById: Record<string, string[]>,
   only: string | null = `${FAULT},${VARIANT}`,
+  extraArgs: readonly string[] = [],
 ) {
   const result = spawnSync(
     process.execPath,
     [
       mutantsCli,
       ...(only === null ? [] : ['--only', only]),
+      ...extraArgs,
       '--suite-cli',
       fakeSuiteCli(failedRulesById),
       // The stand-in suite is a short process: a full run of every mutant stays a few seconds.
@@ -76,6 +86,39 @@ describe('mutation runner exit code', () => {
     // --only runs a subset: the mechanism count is printed, not judged.
     expect(run.stdout).toMatch(/Mechanisms per MUST rule: not judged/);
     expect(run.code).toBe(0);
+  });
+
+  it("prints each rule's threats, the fault that killed each and the ones still to do, and writes them as JSON with --json", () => {
+    const json = join(mkdtempSync(join(tmpdir(), 'conformance-mutants-json-')), 'nested', 'mutants.json');
+    const run = runMutantsCli({ [FAULT]: ['WS-2', 'ERR-3'] }, `${FAULT},${VARIANT}`, ['--json', json]);
+    expect(run.code).toBe(0);
+    const threats = run.stdout.slice(run.stdout.indexOf('Threats per rule'));
+    const ws2 = rules.find((r) => r.id === 'WS-2')?.threats.length;
+    expect(threats).toMatch(
+      new RegExp(`^WS-2\\s+1/${ws2}\\s+killed: missing-validation \\(${FAULT}\\); to do: `, 'm'),
+    );
+    // A mechanism only the fault that ran has is listed by ERR-3 as unforeseen.
+    expect(threats).toMatch(/^ERR-3\s+0\/\d+\s+to do: .*; unlisted: missing-validation$/m);
+    // Mechanisms of faults that did not run still count as having a fault (--only is a subset).
+    expect(threats).toMatch(/^WS-1\s+0\/\d+\s+to do: wrong-default, falsy-default, /m);
+    expect(run.stdout).toMatch(/Threats killed: 1\/\d+; \d+ of the rest have no sandbox fault/);
+
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      kind: string;
+      ruleKills: RuleKill[];
+      threats: { listed: number; killed: number };
+    };
+    expect(report.kind).toBe('mutation-report');
+    expect(report.threats).toMatchObject({
+      listed: rules.reduce((sum, r) => sum + r.threats.length, 0),
+      killed: 1,
+    });
+    const ws2Threats = report.ruleKills.find((kill) => kill.rule === 'WS-2')?.threats ?? [];
+    expect(ws2Threats.find((threat) => threat.mechanism === 'missing-validation')).toMatchObject({
+      status: 'killed',
+      killedBy: [FAULT],
+    });
+    expect(ws2Threats.every((threat) => threat.how.length > 0)).toBe(true);
   });
 
   it('exits non-zero when a fault is not caught', () => {
@@ -112,19 +155,25 @@ describe('mutation runner exit code', () => {
   });
 });
 
-const rule = (id: string, level: RuleEntry['level'], latitude?: string): RuleEntry => ({
+const rule = (
+  id: string,
+  level: RuleEntry['level'],
+  latitude?: string,
+  mechanisms: readonly ThreatMechanism[] = [],
+): RuleEntry => ({
   id,
   level,
   title: id,
   quotes: [],
   targets: ['sandbox'],
+  threats: mechanisms.map((mechanism) => ({ mechanism, how: `${id} broken by ${mechanism}.` })),
   ...(latitude ? { latitude } : {}),
 });
 
 describe('kills per rule', () => {
   const catalogue = [
-    rule('WS-1', 'MUST'),
-    rule('WS-2', 'MUST'),
+    rule('WS-1', 'MUST', undefined, ['wrong-default', 'lenient-parse', 'cache-key-missing-dimension']),
+    rule('WS-2', 'MUST', undefined, ['lenient-parse', 'wrong-default', 'sign-dropped', 'type-coercion']),
     rule('WS-5', 'SHOULD'),
     rule('BILL-1', 'MUST', 'Client-side rule: checked through @cloud-api/client.'),
   ];
@@ -151,6 +200,40 @@ describe('kills per rule', () => {
   it('reports MUST rules killed by fewer mechanisms than required; SHOULD and client rules are not judged', () => {
     expect(mechanismGaps(kills, 2).map((k) => k.rule)).toEqual(['WS-1']);
     expect(mechanismGaps(kills, 3).map((k) => k.rule)).toEqual(['WS-1', 'WS-2']);
+  });
+
+  it('marks each listed threat killed (by which faults), not killed although faults of it exist, or without a fault', () => {
+    const threatsOf = (id: string) =>
+      kills.find((k) => k.rule === id)?.threats.map((t) => [t.mechanism, t.status, t.killedBy]);
+    expect(threatsOf('WS-1')).toEqual([
+      // c is a wrong-default fault, but WS-1 did not fail under it.
+      ['wrong-default', 'not-killed', []],
+      ['lenient-parse', 'killed', ['a', 'b']],
+      ['cache-key-missing-dimension', 'no-fault', []],
+    ]);
+    expect(threatsOf('WS-2')).toEqual([
+      ['lenient-parse', 'killed', ['a']],
+      ['wrong-default', 'killed', ['c']],
+      ['sign-dropped', 'not-killed', []],
+      ['type-coercion', 'no-fault', []],
+    ]);
+    // WS-5 lists no threat, yet a lenient-parse fault killed it: a cause its list did not foresee.
+    expect(kills.map((k) => [k.rule, k.unlistedMechanisms])).toEqual([
+      ['WS-1', []],
+      ['WS-2', []],
+      ['WS-5', ['lenient-parse']],
+      ['BILL-1', []],
+    ]);
+    expect(threatTotals(kills)).toEqual({ listed: 7, killed: 3, withoutFault: 2 });
+    expect(renderThreatKills(kills)).toMatch(
+      /^WS-2\s+2\/4\s+killed: lenient-parse \(a\), wrong-default \(c\); to do: sign-dropped, type-coercion \[no fault yet\]$/m,
+    );
+    expect(renderThreatKills(kills)).toMatch(/^WS-5\s+0\/0\s+unlisted: lenient-parse$/m);
+  });
+
+  it('counts a threat as having a fault when any fault of the sandbox has its mechanism, run or not', () => {
+    const [ws2] = ruleKills([], [catalogue[1] as RuleEntry], new Set(['type-coercion']));
+    expect(ws2?.threats.map((t) => t.status)).toEqual(['no-fault', 'no-fault', 'no-fault', 'not-killed']);
   });
 
   it("exempts exactly the catalogue's client-side rules (BILL-1..4), which no sandbox fault can break", () => {

@@ -7,7 +7,15 @@ import { JSON_REPORT_FILE } from '../reporters/jsonReport.js';
 import { rules } from '../ruleCatalogue/index.js';
 import type { RunOutcome } from '../run/outcome.js';
 import { loadSandboxModule } from '../targets/sandboxTarget.js';
-import { mechanismGaps, type RuleKill, renderRuleKills, ruleKills } from './ruleKills.js';
+import {
+  mechanismGaps,
+  type RuleKill,
+  renderRuleKills,
+  renderThreatKills,
+  ruleKills,
+  type ThreatTotals,
+  threatTotals,
+} from './ruleKills.js';
 
 export interface MutantResult {
   readonly kind: 'fault' | 'variant';
@@ -29,8 +37,13 @@ export interface MutationSummary {
   readonly faults: number;
   readonly variantsPassed: number;
   readonly variants: number;
-  /** Per rule of the catalogue: the faults that killed it and their distinct mechanisms. */
+  /**
+   * Per rule of the catalogue: the faults that killed it, their distinct mechanisms, and each
+   * threat of the rule's list with whether a fault of its mechanism killed it.
+   */
   readonly ruleKills: readonly RuleKill[];
+  /** Threats of the catalogue: listed, killed by a fault, and of a mechanism no fault has yet. */
+  readonly threats: ThreatTotals;
   /** MUST rules (not about the client) killed by fewer than `minMechanisms` mechanisms. */
   readonly mechanismGaps: readonly RuleKill[];
   readonly minMechanisms: number;
@@ -174,6 +187,15 @@ export function renderMutationMatrix(summary: MutationSummary): string {
   }
   lines.push('', 'Kills per rule (faults whose run failed the rule, and their distinct mechanisms):');
   lines.push(renderRuleKills(summary.ruleKills));
+  lines.push(
+    '',
+    "Threats per rule (the catalogue's list; killed = a fault of that mechanism made the rule fail; to do = no fault of it kills the rule yet):",
+  );
+  lines.push(renderThreatKills(summary.ruleKills));
+  lines.push(
+    '',
+    `Threats killed: ${summary.threats.killed}/${summary.threats.listed}; ${summary.threats.withoutFault} of the rest have no sandbox fault of their mechanism yet.`,
+  );
   lines.push('', renderMechanismCheck(summary));
   lines.push(
     '',
@@ -244,6 +266,8 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
   const kills = ruleKills(
     faults.map((r) => ({ id: r.id, mechanism: r.mechanism ?? 'unlabelled', failedRules: r.failedRules })),
     rules,
+    // The whole catalogue's, so that an --only run does not call a threat faultless.
+    new Set(all.flatMap((job) => (job.mechanism ? [job.mechanism] : []))),
   );
   const gaps = mechanismGaps(kills, minMechanisms);
   const mechanismCheck = options.only
@@ -259,6 +283,7 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
     variants: variants.length,
     variantsPassed,
     ruleKills: kills,
+    threats: threatTotals(kills),
     mechanismGaps: gaps,
     minMechanisms,
     mechanismCheck,

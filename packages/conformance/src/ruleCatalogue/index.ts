@@ -1,6 +1,7 @@
 import { type RuleEntry, rules, type TargetKind } from './rules.js';
 
-export { type RuleEntry, type RuleLevel, rules, type TargetKind } from './rules.js';
+export { type RuleEntry, type RuleLevel, rules, type TargetKind, type Threat } from './rules.js';
+export { isThreatMechanism, type ThreatMechanism, threatMechanisms } from './threatMechanisms.js';
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));
 

@@ -1,8 +1,11 @@
 /**
  * The rule catalogue: every rule sentence of the API document the suite checks, quoted exactly,
- * with the latitude the document leaves ("not shown") and the targets able to check it.
+ * with the latitude the document leaves ("not shown"), the targets able to check it, and the
+ * ways a real service breaks it (`threats`).
  * Tests name their rule by starting their title with its ID (for example `WS-2 rejects ...`).
  */
+
+import type { ThreatMechanism } from './threatMechanisms.js';
 
 export type RuleLevel = 'MUST' | 'SHOULD';
 export type TargetKind = 'prism' | 'sandbox' | 'real';
@@ -21,6 +24,19 @@ export interface RuleEntry {
   readonly whyNotPrism?: string;
   /** What the profile must provide, else the rule is skipped with a reason. */
   readonly needs?: readonly string[];
+  /**
+   * At least three realistic ways an implementation breaks the quoted sentences, each of a
+   * distinct mechanism: written before any fault exists, so the next class of bug is found by
+   * us. The mutation report marks each as killed (a sandbox fault of that mechanism made the
+   * rule fail) or still to do.
+   */
+  readonly threats: readonly Threat[];
+}
+
+/** One way a real service breaks a rule: its cause, and how it happens in one sentence. */
+export interface Threat {
+  readonly mechanism: ThreatMechanism;
+  readonly how: string;
 }
 
 const ALL: readonly TargetKind[] = ['prism', 'sandbox', 'real'];
@@ -41,6 +57,24 @@ export const rules: readonly RuleEntry[] = [
     ],
     latitude: 'Status of the rejection not shown: any 4xx passes (A-WORKSPACE-ID-STATUS).',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'wrong-default',
+        how: "A handler falls back to the organization's primary workspace (or the token's first one) when `workspace_id` is absent, so the request is served instead of rejected.",
+      },
+      {
+        mechanism: 'falsy-default',
+        how: 'The id is read as `Number(query.workspace_id) || defaultWorkspaceId`, so a missing or empty parameter selects the default workspace.',
+      },
+      {
+        mechanism: 'validation-skipped-on-route',
+        how: 'The query schema that marks `workspace_id` required is attached route by route, and a route added later (one that "only reads", such as the billing preflight) was registered without it.',
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'A response cache in front of validation is keyed by the path without the query string, so a request without `workspace_id` is answered from a cached success before anything checks it.',
+      },
+    ],
   },
   {
     id: 'WS-2',
@@ -50,6 +84,24 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       'Status code returned for an invalid `workspace_id` (zero, negative, non-numeric): not shown — any 4xx passes. Leading zeros and huge numbers are never generated as valid (A-WORKSPACE-ID-LEADING-ZEROS).',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'missing-validation',
+        how: 'The query schema types `workspace_id` as an integer without `minimum: 1` (or as a plain string), so `0` and `-5` reach the workspace lookup instead of being rejected.',
+      },
+      {
+        mechanism: 'unhandled-exception',
+        how: "The value is converted with a function that throws on non-numeric input (`BigInt()`, Python's `int()`), and the exception reaches the generic handler, which answers 500 instead of a 4xx.",
+      },
+      {
+        mechanism: 'lenient-parse',
+        how: 'The value is read with parseInt/strtol, which keeps the leading digits, so `1.5` is read as 1 and `7abc` as 7 and both are served.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The unvalidated string is bound to an integer column and the database casts it (MySQL reads `'12abc'` as 12 and `'abc'` as 0), so a non-numeric value selects a workspace instead of being rejected.",
+      },
+    ],
   },
   {
     id: 'WS-3',
@@ -62,6 +114,24 @@ export const rules: readonly RuleEntry[] = [
       'On a workspace other than the one holding the resources, 403 or 404 (the document gives no status for a resource asked through another workspace) and 409 pass for operations that name a resource; operations that name none must succeed.',
     targets: STATEFUL,
     whyNotPrism: 'Prism validates only the form; it cannot tell which workspaces belong to the organization.',
+    threats: [
+      {
+        mechanism: 'over-strict-check',
+        how: 'The validator was written from the ids seen in development (a regex such as `^[1-9][0-9]{0,3}$`, an int32 bound), so a longer real workspace id of the organization is refused.',
+      },
+      {
+        mechanism: 'stale-cache',
+        how: "The gateway loads the organization's workspaces at start-up and caches the list, so a workspace created since is refused until the cache expires or the process restarts.",
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The parsed number is compared with strict equality against ids the store returns as strings (`1042 === '1042'` is false), so every real workspace is refused.",
+      },
+      {
+        mechanism: 'precision-loss',
+        how: 'The id is read into a double (JSON.parse, Number), so an id above 2^53 is rounded and no longer matches its own workspace.',
+      },
+    ],
   },
   {
     id: 'WS-4',
@@ -75,6 +145,24 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       "Forms derived from the profile's own workspaces (`-1042`, `1042abc`, `abc1042`, `10 42`, `0`, `-0`), so a server that normalises the value cannot map them onto a workspace that does not exist. Any 4xx passes (A-WORKSPACE-ID-STATUS); the same request with the real ID must not be refused for its form.",
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'lenient-parse',
+        how: 'parseInt keeps the leading digits, so `1042abc` and `1042.9` are served as the real workspace 1042.',
+      },
+      {
+        mechanism: 'sign-dropped',
+        how: 'The value goes through Math.abs or an unsigned cast, so `-1042` is served as the real workspace 1042.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The string reaches the query unvalidated and the database casts it on comparison with an integer column (MySQL reads `'1042abc'` as 1042), so the form selects the real workspace.",
+      },
+      {
+        mechanism: 'proxy-rewrite',
+        how: 'A gateway normalises the query string before the service sees it (strips spaces, decodes twice), so `10 42` or an encoded `-1042` arrives as a valid id.',
+      },
+    ],
   },
   {
     id: 'WS-5',
@@ -84,6 +172,20 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       'Whether `+1042`, `01042`, ` 1042`, `1042.0`, `1.042e3`, `0x412` or full-width digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'number-coercion',
+        how: 'The value is read with `Number()`, which accepts ` 1042`, `+1042`, `01042`, `1042.0`, `1.042e3` and `0x412` as 1042.',
+      },
+      {
+        mechanism: 'unicode-digits',
+        how: "The parser accepts every Unicode decimal digit (Python's `int()`, a Unicode-aware `\\d`), so full-width `１０４２` is served as workspace 1042.",
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The framework's query schema coerces types (ajv `coerceTypes`, a lax pydantic model), so `+1042` or `1042.0` is turned into the integer 1042 before the handler sees it.",
+      },
+    ],
   },
   {
     id: 'AUTH-1',
@@ -98,6 +200,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism:
       'Prism accepts any Authorization value that starts with a scheme; it cannot tell malformed tokens.',
+    threats: [
+      {
+        mechanism: 'fail-open',
+        how: 'The authentication middleware only runs when an Authorization header is present (`if (header) verify(header)`), so a request without one passes with no identity check.',
+      },
+      {
+        mechanism: 'lenient-parse',
+        how: 'The token is taken as whatever follows the first space, or as the whole header, so `Basic ...`, `Token ...` or a raw token is verified as if it were a bearer token.',
+      },
+      {
+        mechanism: 'alternate-credential-source',
+        how: 'The bearer strategy also reads an `access_token` query or body parameter (passport-http-bearer does by default), so a request without the Authorization header is authenticated.',
+      },
+      {
+        mechanism: 'middleware-order',
+        how: 'A router mounted before the authentication middleware (`app.use(router)` ahead of `app.use(auth)`) serves its routes without any token.',
+      },
+    ],
   },
   {
     id: 'AUTH-2',
@@ -107,6 +227,24 @@ export const rules: readonly RuleEntry[] = [
     latitude: 'Token lifetime: not shown — expired tokens cannot be generated, unknown ones are.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
+    threats: [
+      {
+        mechanism: 'format-only-check',
+        how: 'The token is judged by its shape (the environment prefix and a length) and never looked up, so any well-formed unknown token is accepted.',
+      },
+      {
+        mechanism: 'anonymous-fallback',
+        how: 'A token the lookup does not find yields an anonymous or guest principal instead of a refusal, and the read routes accept that principal.',
+      },
+      {
+        mechanism: 'fail-open',
+        how: 'When the token store or identity service times out, the middleware lets the request through rather than answering 401.',
+      },
+      {
+        mechanism: 'clock-skew',
+        how: 'Expiry is compared against a server clock that runs behind, or with a generous leeway, so an expired token is still accepted.',
+      },
+    ],
   },
   {
     id: 'AUTH-3',
@@ -117,6 +255,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['revokedToken'],
+    threats: [
+      {
+        mechanism: 'stale-cache',
+        how: 'Token validations are cached for minutes in the gateway or the service, so a revoked token keeps working until its cache entry expires.',
+      },
+      {
+        mechanism: 'check-on-writes-only',
+        how: 'The revocation list is consulted only by the guard on write routes, so a revoked token still reads.',
+      },
+      {
+        mechanism: 'read-after-write-lag',
+        how: 'The revocation is written to the primary database while authentication reads a replica, so requests during the replication lag are still accepted.',
+      },
+      {
+        mechanism: 'per-instance-state',
+        how: 'Each instance keeps its own token cache and the revocation invalidates only the instance that handled it, so requests balanced to the others still pass.',
+      },
+    ],
   },
   {
     id: 'ENV-1',
@@ -128,6 +284,24 @@ export const rules: readonly RuleEntry[] = [
     latitude: 'The document gives no status: 401 (the spec, A-OTHER-ENVIRONMENT-TOKEN) or 403 passes.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
+    threats: [
+      {
+        mechanism: 'missing-validation',
+        how: 'The service checks that a token carries one of the known prefixes, not the prefix of the environment serving the request, so `svc_dev_key_` tokens pass in production.',
+      },
+      {
+        mechanism: 'prefix-stripped-lookup',
+        how: "Tokens are stored and looked up by the part after the prefix, so this environment's secret sent with the other environment's prefix is found and accepted.",
+      },
+      {
+        mechanism: 'shared-environment-store',
+        how: 'Development and production share one token table or identity service, so a development token is found by the production API and accepted.',
+      },
+      {
+        mechanism: 'wrong-constant',
+        how: 'The expected prefix comes from configuration copied from another environment, so a production deployment accepts `svc_dev_key_` tokens.',
+      },
+    ],
   },
   {
     id: 'ENV-2',
@@ -137,6 +311,24 @@ export const rules: readonly RuleEntry[] = [
       'The version is part of the base address: {base_url} ends with `/v1`, and {dev_base_url} ends with `/v1`.',
     ],
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'wrong-mount-path',
+        how: 'The router, whose routes already start with `/v1`, is mounted under `/v1` again (or the version is left out), so the API answers under `/v1/v1` or the root and the `/v1` paths are 404.',
+      },
+      {
+        mechanism: 'proxy-rewrite',
+        how: 'An ingress rule strips or adds a path prefix (`/v1`, `/api`) that disagrees with the prefix the service mounts, so the paths under {base_url} do not reach the routes.',
+      },
+      {
+        mechanism: 'wrong-constant',
+        how: "The version segment comes from configuration (`API_VERSION`, a `/v1beta` left from a preview), so a deployment's base address does not end with `/v1`.",
+      },
+      {
+        mechanism: 'null-dereference',
+        how: 'The endpoint first asked under {base_url} (list buckets) crashes on deployment data it does not expect (a region missing from a lookup table), so nothing at the `/v1` address answers like the API.',
+      },
+    ],
   },
   {
     id: 'SCOPE-1',
@@ -146,6 +338,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity lacking the scope of at least one operation'],
+    threats: [
+      {
+        mechanism: 'missing-authorization-check',
+        how: 'One route was registered without its scope guard (a new endpoint, or one copied from a route that had none), so any valid token may call it.',
+      },
+      {
+        mechanism: 'implied-scope',
+        how: 'The authorization library reads scopes as a hierarchy or by product prefix (`vm.write` implies `vm.read`, `network.read` satisfies `network.write`), granting a scope the token lacks.',
+      },
+      {
+        mechanism: 'wrong-constant',
+        how: 'A route requires the scope of another product area (the NAT rule update guarded by `vm.write` instead of `network.write`), so a token lacking the documented scope is let through.',
+      },
+      {
+        mechanism: 'check-on-writes-only',
+        how: 'Scopes are enforced by a guard on POST, PATCH and DELETE only, so a token without `object-storage.read` or `vm.read` still lists buckets or reads restores.',
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'The authorization decision is cached per token without the route, so a grant earned on one endpoint is replayed on another whose scope the token lacks.',
+      },
+    ],
   },
   {
     id: 'SCOPE-2',
@@ -156,6 +370,24 @@ export const rules: readonly RuleEntry[] = [
       'Answers other than 401/403 (2xx, 404, 409 on consumed resources) pass; on a workspace other than the one holding the resources a 403 for an operation that names a resource passes too (no status is shown for a resource asked through another workspace). Only grants count as evidence.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
+    threats: [
+      {
+        mechanism: 'over-strict-check',
+        how: 'A route demands every scope of its product area (`vm.read` and `vm.write`) or an administrator role, instead of the one scope of the scope table.',
+      },
+      {
+        mechanism: 'wrong-constant',
+        how: 'A route requires a differently spelt scope (`vm:write`, `network.nat.write`) that no token created in the portal holds.',
+      },
+      {
+        mechanism: 'wrong-delimiter',
+        how: "The token's scopes are stored space-separated and split on commas (or the reverse), so a token with several scopes holds one unknown scope and none of its own.",
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'A refusal is cached per token without the route or the workspace, so a 403 earned on one endpoint is replayed on endpoints the token may use.',
+      },
+    ],
   },
   {
     id: 'POLICY-1',
@@ -167,6 +399,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity with a workspace list that leaves out a profile workspace'],
+    threats: [
+      {
+        mechanism: 'missing-authorization-check',
+        how: "Only the scope is checked; the token's workspace list is stored at creation but never compared with `workspace_id`.",
+      },
+      {
+        mechanism: 'check-on-writes-only',
+        how: 'The workspace policy is enforced by the write guard only, so a specific-workspaces token reads every workspace of the organization.',
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'The authorization decision is cached per token (and route) without the workspace, so a grant for a selected workspace is replayed for one outside the list.',
+      },
+      {
+        mechanism: 'wrong-default',
+        how: 'A token whose workspace list is empty or missing (after a migration, or created through an older portal form) is treated as entire organization.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: "The list is checked by substring or prefix (`'1042,1043'.includes(id)`), so workspace 104 or 10 passes for a token that selected 1042.",
+      },
+    ],
   },
   {
     id: 'POLICY-2',
@@ -177,6 +431,20 @@ export const rules: readonly RuleEntry[] = [
       'Resources live in the primary workspace, so 403 or 404 (no status is shown for a resource asked through another workspace) and 409 pass for operations that name a resource; operations that name none must succeed on every workspace.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
+    threats: [
+      {
+        mechanism: 'wrong-default',
+        how: 'The entire-organization policy is stored as the list of workspaces at creation time, or as the primary workspace only, so other workspaces get 403.',
+      },
+      {
+        mechanism: 'stale-cache',
+        how: "The organization's workspace list is cached when a token is first seen, so a workspace created since is refused until the cache expires.",
+      },
+      {
+        mechanism: 'type-coercion',
+        how: 'The workspace id from the query (a string) is compared with strict equality against numeric ids from the store, so no workspace of the organization matches and every request is refused.',
+      },
+    ],
   },
   {
     id: 'ISO-1',
@@ -193,6 +461,24 @@ export const rules: readonly RuleEntry[] = [
     needs: [
       'resources (a restore, a NAT rule, GPU VMs or reserved IPs) and an identity that may use both workspaces',
     ],
+    threats: [
+      {
+        mechanism: 'missing-workspace-filter',
+        how: 'The handler fetches the resource by its id alone (`findById(restore_id)`), so any workspace of the organization reaches it, to read, change, delete or release.',
+      },
+      {
+        mechanism: 'tenant-check-at-organization-level',
+        how: "The ownership check compares the resource's organization with the token's, not the resource's workspace with `workspace_id`.",
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'A read-through cache stores records under their id without the workspace, so a record fetched through its own workspace is served to a request through another.',
+      },
+      {
+        mechanism: 'global-key-space',
+        how: "Idempotency answers are stored under the `X-Idempotency-Key` alone, so a request through another workspace with the same key is replayed the first workspace's operation record, naming its VM.",
+      },
+    ],
   },
   {
     id: 'ASYNC-1',
@@ -204,6 +490,28 @@ export const rules: readonly RuleEntry[] = [
     latitude: 'Extra fields in the record pass (A-RECORD-EXTRA-FIELDS).',
     targets: ALL,
     needs: ['mutations: true', 'resources.deletableGpuVmIds (delete)'],
+    threats: [
+      {
+        mechanism: 'wrong-status',
+        how: 'A handler written like a synchronous create answers 201 Created (or 200) with the record instead of 202 Accepted.',
+      },
+      {
+        mechanism: 'framework-default',
+        how: "The framework's default status for the method is left in place (201 for POST in NestJS, 200 or 204 for DELETE), because the handler never sets 202.",
+      },
+      {
+        mechanism: 'missing-field',
+        how: 'The acceptance record is built from the queue job, which lacks `submitted_at` (or the `vm_id` of a VM whose id is assigned later), so a required field is missing.',
+      },
+      {
+        mechanism: 'synchronous-completion',
+        how: 'The handler waits for the job to finish and answers the finished VM instead of an operation record that can be polled.',
+      },
+      {
+        mechanism: 'non-atomic-id',
+        how: 'The operation id is the last id read plus one, written when the job is stored, so overlapping creates get the same `operation_id` and polling one answers the other.',
+      },
+    ],
   },
   {
     id: 'ASYNC-2',
@@ -217,6 +525,24 @@ export const rules: readonly RuleEntry[] = [
       "UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged.",
     targets: ALL,
     needs: ['mutations: true'],
+    threats: [
+      {
+        mechanism: 'wrong-constant',
+        how: "The status literal is copied from a neighbouring state list (the restores' `queued`) instead of `accepted`.",
+      },
+      {
+        mechanism: 'unmapped-internal-state',
+        how: "The record passes on the job queue's own state (`pending`, `waiting`) instead of mapping a fresh job to `accepted`.",
+      },
+      {
+        mechanism: 'local-timezone',
+        how: "`submitted_at` is formatted in the server's local time zone (a container with TZ set, a naive datetime given an offset) instead of UTC.",
+      },
+      {
+        mechanism: 'default-string-conversion',
+        how: "`submitted_at` is the database driver's or language's default string form (`2026-11-25 06:10:00+00`, Python's `str(datetime)`) with a space for `T`, not ISO 8601.",
+      },
+    ],
   },
   {
     id: 'ASYNC-3',
@@ -227,6 +553,20 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds'],
+    threats: [
+      {
+        mechanism: 'wrong-variable',
+        how: 'The record is filled from another variable in scope (the last VM of a loop, the job of another request), so `vm_id` names another VM.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The router parses the path's `vm_id` as a number and it is written back (`'0042'` becomes `42`, a long id is rounded), so the opaque string id of the path is not the one named.",
+      },
+      {
+        mechanism: 'non-atomic-id',
+        how: "Overlapping deletes read the same next operation id and the second job overwrites the first, so the record answered names the other request's VM.",
+      },
+    ],
   },
   {
     id: 'IDEM-1',
@@ -238,6 +578,20 @@ export const rules: readonly RuleEntry[] = [
     latitude: 'Status of the rejection not shown: any 4xx passes (A-ERROR-STATUS-UNLISTED).',
     targets: ALL,
     needs: ['mutations: true'],
+    threats: [
+      {
+        mechanism: 'missing-validation',
+        how: 'The header is read when present but never required, so a create or delete without it is accepted.',
+      },
+      {
+        mechanism: 'wrong-default',
+        how: 'A missing key is replaced by a generated one (a UUID per request), so the request is accepted and a retry after a network failure is no longer safe.',
+      },
+      {
+        mechanism: 'validation-skipped-on-route',
+        how: 'The header requirement is declared on the create route, but the delete route (or a power action added later) was registered without it.',
+      },
+    ],
   },
   {
     id: 'IDEM-2',
@@ -251,6 +605,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true'],
+    threats: [
+      {
+        mechanism: 'missing-lookup',
+        how: 'The key is stored with the operation but never looked up on arrival, so a retry creates a second VM or a second delete operation.',
+      },
+      {
+        mechanism: 'check-then-act-race',
+        how: 'The key is looked up, then the handler awaits the create, then stores the answer, so a retry sent while the first request is still in flight (a client timeout shorter than the create) finds nothing and acts again.',
+      },
+      {
+        mechanism: 'per-instance-state',
+        how: 'Answers are remembered in process memory, so a retry the load balancer sends to another instance is not recognised and acts again.',
+      },
+      {
+        mechanism: 'cache-eviction',
+        how: 'Answers sit in a bounded LRU cache or under a TTL of seconds, so a retry after a longer network failure finds nothing and acts again.',
+      },
+    ],
   },
   {
     id: 'BILL-1',
@@ -262,6 +634,20 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       'Client-side rule: checked through @cloud-api/client with a recording fetch. Without mutations the create is answered by the recording fetch (dry run) instead of the target.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'wrong-variable',
+        how: "The client's preflight names the workspace configured on the client instance rather than the one the create is sent to, so the decision is for another workspace.",
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'The decision is tested for truthiness (`if (decision.allowed)`), so a string `"false"` or any other non-empty value lets the create proceed.',
+      },
+      {
+        mechanism: 'validation-skipped-on-route',
+        how: 'A billable create added to the client later (another product area) was written without the preflight call the other creates make.',
+      },
+    ],
   },
   {
     id: 'BILL-2',
@@ -273,6 +659,20 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       'Client-side rule: the recording fetch alters the decision and never forwards a product request.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'fail-open',
+        how: 'A network error or 5xx from the preflight is caught and treated as allowed, so that a billing outage does not block customers.',
+      },
+      {
+        mechanism: 'wrong-default',
+        how: 'A decision without a boolean `allowed` is read with a default of true (`decision.allowed !== false`, `allowed ?? true`), so a malformed decision lets the create through.',
+      },
+      {
+        mechanism: 'unawaited-promise',
+        how: 'The preflight call is not awaited (or its rejection is not handled), so the create is sent before, or regardless of, the decision.',
+      },
+    ],
   },
   {
     id: 'BILL-3',
@@ -283,6 +683,20 @@ export const rules: readonly RuleEntry[] = [
     ],
     latitude: 'Client-side rule; creates are dry runs unless the profile allows mutations.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'stale-cache',
+        how: 'The client memoises the decision per workspace, so later creates reuse an answer given minutes earlier.',
+      },
+      {
+        mechanism: 'request-coalescing',
+        how: 'Creates started together share one in-flight preflight (a deduplicated promise), so only the first create is preceded by a decision of its own.',
+      },
+      {
+        mechanism: 'hoisted-call',
+        how: 'A batch create calls the preflight once before its loop, or at client construction, so the creates after the first are not preceded by a fresh decision.',
+      },
+    ],
   },
   {
     id: 'BILL-4',
@@ -293,6 +707,20 @@ export const rules: readonly RuleEntry[] = [
     ],
     latitude: 'Client-side rule; creates are dry runs unless the profile allows mutations.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'unsafe-spread',
+        how: "The create body is built by spreading the caller's whole options object (`{...options}`), which carries the decision or a balance the application holds.",
+      },
+      {
+        mechanism: 'shared-client-defaults',
+        how: 'A header or body field set on the shared HTTP client for billing calls (a credit limit, a wallet id) is sent with every product request too.',
+      },
+      {
+        mechanism: 'wrong-variable',
+        how: "The create is sent with the preflight's body or decision object in place of the create's own fields.",
+      },
+    ],
   },
   {
     id: 'BILL-5',
@@ -304,6 +732,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity lacking billing.read'],
+    threats: [
+      {
+        mechanism: 'wrong-constant',
+        how: 'The preflight route is guarded by the scope of the product being created (`vm.write`) instead of `billing.read`.',
+      },
+      {
+        mechanism: 'over-strict-check',
+        how: 'The create route also demands `billing.read` (a guard copied from the preflight), so a token holding only the product write scope is refused.',
+      },
+      {
+        mechanism: 'token-passthrough',
+        how: "The create handler calls the billing service with the caller's own token instead of the gateway's, so a token without `billing.read` cannot create.",
+      },
+      {
+        mechanism: 'missing-authorization-check',
+        how: 'The preflight, which only reads, is registered without a scope guard, so a token without `billing.read` may call it.',
+      },
+      {
+        mechanism: 'implied-scope',
+        how: "`billing.read` is treated as implied by any write scope, so a token holding only `vm.write` passes the preflight's check.",
+      },
+    ],
   },
   {
     id: 'BILL-6',
@@ -317,6 +767,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'workspaces.billingDenied'],
+    threats: [
+      {
+        mechanism: 'missing-authorization-check',
+        how: "The create route forwards to the product service without the gateway's own decision step (the check was added to the preflight route only).",
+      },
+      {
+        mechanism: 'fail-open',
+        how: 'When the billing service is unavailable or times out, the gateway forwards the create anyway instead of refusing because the decision cannot be made.',
+      },
+      {
+        mechanism: 'stale-cache',
+        how: 'The gateway caches `allowed: true` per workspace, so a workspace denied since keeps creating until the entry expires.',
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: "The gateway's decision cache is keyed by organization or SKU without the workspace, so an allowed workspace's decision is applied to a denied workspace of the same organization.",
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'The billing service\'s answer is tested for truthiness, so `"false"`, `0` or `{}` is read as allowed.',
+      },
+    ],
   },
   {
     id: 'BILL-7',
@@ -325,6 +797,24 @@ export const rules: readonly RuleEntry[] = [
     quotes: ['Response: decision containing `allowed` (boolean).'],
     latitude: 'Any 2xx status (A-SUCCESS-STATUS-UNNUMBERED); other decision fields are not shown and pass.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'wrong-serialisation',
+        how: '`allowed` is written as the string `"true"`/`"false"` (from a text column, a form-encoded upstream answer, a template).',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The value comes from the database as 0 or 1 (MySQL's TINYINT(1), SQLite) and is serialised as a number.",
+      },
+      {
+        mechanism: 'zero-value-omitted',
+        how: "The serializer drops false fields (Go's `omitempty`), so a denied decision has no `allowed` at all.",
+      },
+      {
+        mechanism: 'envelope',
+        how: 'A response interceptor wraps the decision (`{"data": {"allowed": true}}`), so the body has no top-level `allowed`.',
+      },
+    ],
   },
   {
     id: 'ERR-1',
@@ -335,6 +825,28 @@ export const rules: readonly RuleEntry[] = [
     ],
     latitude: 'Internal structure of the `ErrorDetail` type: not shown — extra fields pass.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'framework-default',
+        how: "Errors raised before the application's handler runs (the body parser, the router's 404 or 405) are answered by the framework's default handler, in text/plain or HTML.",
+      },
+      {
+        mechanism: 'wrong-field-name',
+        how: 'Errors are written as `{"message": ...}` or `{"error": ...}`, the default shape of the framework or of another team\'s services.',
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: "`detail` carries the validator's list of issues or a nested object (FastAPI's validation errors put a list in `detail`), not a human-readable string.",
+      },
+      {
+        mechanism: 'middleware-order',
+        how: 'The JSON error handler is registered before the routes (Express needs it after them), so errors the handlers throw reach the default HTML handler.',
+      },
+      {
+        mechanism: 'proxy-rewrite',
+        how: 'The gateway or load balancer answers some errors itself (an HTML 502 or 413 page, a 401 from the edge), which are not JSON.',
+      },
+    ],
   },
   {
     id: 'ERR-2',
@@ -343,6 +855,24 @@ export const rules: readonly RuleEntry[] = [
     quotes: ['404 Not Found | The resource was not found.'],
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
+    threats: [
+      {
+        mechanism: 'placeholder-record',
+        how: "A lookup that finds nothing returns an empty or default record (an ORM's `first_or_new`, a zero-value struct), answered 200.",
+      },
+      {
+        mechanism: 'idempotent-delete',
+        how: 'Delete and release are made idempotent by design, so an unknown VM or reserved IP answers 202 or 204 instead of 404.',
+      },
+      {
+        mechanism: 'unhandled-exception',
+        how: "The ORM's not-found exception (`EntityNotFound`, `DoesNotExist`) is not mapped to 404, and the generic handler answers 500.",
+      },
+      {
+        mechanism: 'null-dereference',
+        how: 'The handler reads a property of the record before checking that it was found (`record.workspace_id`), and the TypeError is answered 500.',
+      },
+    ],
   },
   {
     id: 'ERR-3',
@@ -353,6 +883,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers some malformed input with its own 5xx-free problem documents but also with examples; it is not an implementation.',
+    threats: [
+      {
+        mechanism: 'unhandled-exception',
+        how: "The JSON body parser's SyntaxError, or a conversion that throws (`BigInt()`, `int()`), reaches the generic error handler, which answers 500.",
+      },
+      {
+        mechanism: 'type-confusion',
+        how: 'Code written for an object body uses `in`, `Object.keys` or property access on a string, number or null body and throws a TypeError, answered 500.',
+      },
+      {
+        mechanism: 'null-dereference',
+        how: 'A nested optional object is dereferenced without a check (`body.schedule.hour`), so a body that leaves it out, or sends null, throws and is answered 500.',
+      },
+      {
+        mechanism: 'unmapped-database-error',
+        how: 'An invalid value reaches the database unvalidated and its type or range error (text for an integer column) surfaces as 500.',
+      },
+    ],
   },
   {
     id: 'NEG-1',
@@ -369,6 +917,32 @@ export const rules: readonly RuleEntry[] = [
     whyNotPrism:
       'Prism validates requests but answers from examples; it keeps no state to show that nothing changed.',
     needs: ['mutations: true (bodies are sent to operations that change state when they accept)'],
+    threats: [
+      {
+        mechanism: 'missing-validation',
+        how: 'A hand-written partial schema for the PATCH lost the `protocol` enum, so `icmp` is accepted and stored.',
+      },
+      {
+        mechanism: 'unsafe-spread',
+        how: 'The body is copied with `{...body}` before it is validated, so an array becomes an object of its indexes and a number or `true` an empty object, both accepted.',
+      },
+      {
+        mechanism: 'validation-skipped-on-route',
+        how: 'A route thought to "only read" (the billing preflight) was registered without its body schema, so bodies of any type are answered 2xx.',
+      },
+      {
+        mechanism: 'swallowed-error',
+        how: 'A body JSON.parse cannot read is caught and replaced by `{}`, so malformed JSON is accepted as an empty body.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "The validator coerces types (ajv with `coerceTypes: 'array'` turns `[8080]` into 8080), so a field of a type no reading of the document allows is accepted.",
+      },
+      {
+        mechanism: 'non-transactional-write',
+        how: 'The update is applied field by field as each is validated, so a body refused at its third field has already changed the first two.',
+      },
+    ],
   },
   {
     id: 'NEG-2',
@@ -380,6 +954,20 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
+    threats: [
+      {
+        mechanism: 'mass-assignment',
+        how: "The PATCH copies the whole body onto the rule (`Object.assign(rule, body)`, an ORM's `update(**body)`), so `status`, ids, timestamps and `workspace_id` are written.",
+      },
+      {
+        mechanism: 'reversed-merge-order',
+        how: 'The server-managed fields are set first and the body is spread after them (`{...rule, updated_at: now, ...body}`), so a sent `updated_at` or `status` wins.',
+      },
+      {
+        mechanism: 'replace-not-merge',
+        how: 'The update saves the body as the new record (PUT semantics), so read-only fields sent in it overwrite the stored ones.',
+      },
+    ],
   },
   {
     id: 'STATE-1',
@@ -394,6 +982,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
+    threats: [
+      {
+        mechanism: 'soft-delete-not-filtered',
+        how: 'Released IPs and deleted VMs are kept as soft-deleted rows the lookup does not filter, so a second release or delete is accepted again.',
+      },
+      {
+        mechanism: 'idempotent-delete',
+        how: 'Delete and release are idempotent by design and answer a fresh 202 or 204 for a resource the run already consumed.',
+      },
+      {
+        mechanism: 'check-then-act-race',
+        how: 'The state is checked, then the handler awaits, then the state is written, so two releases of the same IP in flight both pass the check and both answer 204.',
+      },
+      {
+        mechanism: 'stale-cache',
+        how: 'The resource is read from a cache the delete or release did not invalidate, so the consumed resource still looks available to the next request.',
+      },
+    ],
   },
   {
     id: 'RESP-1',
@@ -402,6 +1008,32 @@ export const rules: readonly RuleEntry[] = [
     quotes: ['All responses are JSON. A successful response returns the resource itself, not an envelope.'],
     latitude: 'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3.',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'envelope',
+        how: 'A response interceptor or resource class wraps every success in `{"data": ...}` (Laravel\'s API resources do by default).',
+      },
+      {
+        mechanism: 'missing-field',
+        how: 'The record is written through a hand-written view or DTO that lacks a required field added to the model later (`storage_backend`).',
+      },
+      {
+        mechanism: 'wrong-header',
+        how: 'Successful answers are sent as strings (`res.send(JSON.stringify(x))`), labelled `text/html` or `text/plain` instead of JSON.',
+      },
+      {
+        mechanism: 'default-string-conversion',
+        how: "Timestamps are the database driver's or language's default string form, with a space for `T`, which lenient date-time validators accept.",
+      },
+      {
+        mechanism: 'content-negotiation',
+        how: 'The framework picks the format from the Accept header and answers XML or HTML to a request that does not ask for JSON.',
+      },
+      {
+        mechanism: 'zero-value-omitted',
+        how: "The serializer drops fields holding false or 0 (Go's `omitempty`), so a required field that is false (`incremental_enabled` of a backup policy) disappears from the record.",
+      },
+    ],
   },
   {
     id: 'RESP-2',
@@ -410,6 +1042,20 @@ export const rules: readonly RuleEntry[] = [
     quotes: ['No body. Response 204 with no body. Errors: 401, 403, 404, 409.'],
     targets: ALL,
     needs: ['mutations: true', 'resources.releasableReservedIpIds'],
+    threats: [
+      {
+        mechanism: 'wrong-status',
+        how: 'The release handler answers 200 with the released IP, as the other handlers answer with their resource.',
+      },
+      {
+        mechanism: 'framework-default',
+        how: "The handler ends the response without setting a status, so the framework's default 200 goes out.",
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: "A response interceptor serialises the handler's `undefined` result as `null` or `{}`, so the answer carries a body (and often becomes 200).",
+      },
+    ],
   },
   {
     id: 'RESP-3',
@@ -422,6 +1068,24 @@ export const rules: readonly RuleEntry[] = [
     latitude:
       'The shape of a bucket is not shown: any items pass. An object wrapping the list (`{"items": [...]}`) is the envelope general rule 2 excludes (A-BUCKET-LIST-ARRAY).',
     targets: ALL,
+    threats: [
+      {
+        mechanism: 'pagination-envelope',
+        how: 'Pagination added to the bucket list wraps it as `{"items": [...], "next": ...}`.',
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: 'The buckets are held in a Set or Map and serialised with JSON.stringify, which writes `{}`.',
+      },
+      {
+        mechanism: 'envelope',
+        how: 'A response interceptor wraps every answer, lists included, in `{"data": ...}`.',
+      },
+      {
+        mechanism: 'nil-collection',
+        how: 'A workspace without buckets holds a nil slice or None, which is written as `null` instead of `[]`.',
+      },
+    ],
   },
   {
     id: 'PATCH-1',
@@ -435,6 +1099,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
+    threats: [
+      {
+        mechanism: 'replace-not-merge',
+        how: 'The update saves the body as the new record (PUT semantics, `save(body)`), so fields not sent are reset to defaults or blanked.',
+      },
+      {
+        mechanism: 'lost-write',
+        how: 'The change is made to a copy (or in a transaction never committed), and the answer is the rule unchanged.',
+      },
+      {
+        mechanism: 'lost-update',
+        how: 'The rule is read, the handler awaits, and the whole record it read is written back with the sent fields on top, so an update that landed in between is lost.',
+      },
+      {
+        mechanism: 'read-after-write-lag',
+        how: 'The updated rule is read back from a replica or cache after the write, so the answer shows the rule as it was before the update.',
+      },
+      {
+        mechanism: 'falsy-default',
+        how: 'Fields are merged with `body.field || rule.field`, so a sent `enabled: false` or `note: ""` is ignored.',
+      },
+    ],
   },
   {
     id: 'BACKUP-1',
@@ -455,6 +1141,28 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds'],
+    threats: [
+      {
+        mechanism: 'wrong-default',
+        how: 'The defaults are copied from another product or an older version of the document (retention 14 days, a 60-minute window) instead of the documented ones.',
+      },
+      {
+        mechanism: 'upsert-instead-of-insert',
+        how: 'Enable is an upsert, so a second enable replaces the policy (a new `policy_id`) instead of answering 409 or the existing policy.',
+      },
+      {
+        mechanism: 'local-timezone',
+        how: "The `timezone` default is the server's own zone (the container's TZ, a database session time zone) instead of UTC.",
+      },
+      {
+        mechanism: 'zero-value-omitted',
+        how: "The serializer drops zero values, so the default `minute` 0 is missing from the policy's schedule.",
+      },
+      {
+        mechanism: 'check-then-act-race',
+        how: 'Enable checks for an existing policy, awaits, then inserts, so two enables in flight both create a policy, with different ids.',
+      },
+    ],
   },
   {
     id: 'BACKUP-2',
@@ -473,6 +1181,24 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
+    threats: [
+      {
+        mechanism: 'falsy-default',
+        how: 'Defaults are filled with `value || default`, so a sent `incremental_enabled: false` becomes true and `hour: 0` becomes 20.',
+      },
+      {
+        mechanism: 'reversed-merge-order',
+        how: 'The schedule is merged as `{...sent, ...defaults}`, so the defaults overwrite the timezone, hour, minute and window sent.',
+      },
+      {
+        mechanism: 'wrong-field-name',
+        how: 'A body field is mapped to a model attribute of another name (`full_backup_interval` for `full_backup_interval_days`), so the sent value is dropped and the default stored.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: 'The value goes through a NUMERIC or BIGINT column that the driver returns as a string (node-postgres does), so `retention_days` comes back as `"10"`.',
+      },
+    ],
   },
   {
     id: 'ENUM-1',
@@ -487,6 +1213,20 @@ export const rules: readonly RuleEntry[] = [
     ],
     targets: ALL,
     needs: ['resources.restoreIds or resources.natRules'],
+    threats: [
+      {
+        mechanism: 'unmapped-internal-state',
+        how: 'The record passes on an internal status the document does not list (`active`, `completed`, `pending`) instead of mapping it to a documented value.',
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: 'Enums are serialised by their internal key (`NEW_VM`) or ordinal (`2`) instead of their value (`new_vm`).',
+      },
+      {
+        mechanism: 'wrong-default',
+        how: "A record created without a state gets the database column's default (`new`, an empty string), a value outside the enum.",
+      },
+    ],
   },
   {
     id: 'CONC-1',
