@@ -420,6 +420,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'loose-comparison',
         how: "The list is checked by substring or prefix (`'1042,1043'.includes(id)`), so workspace 104 or 10 passes for a token that selected 1042.",
       },
+      {
+        mechanism: 'parameter-pollution',
+        how: 'With `workspace_id` given twice, the policy middleware checks the first value and the handler serves the last, so an allowed workspace carries a forbidden one past the check.',
+      },
     ],
   },
   {
@@ -1241,6 +1245,20 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'concurrency of 2 or more'],
+    threats: [
+      {
+        mechanism: 'check-then-act-race',
+        how: 'The stored answer for the key is looked up, the create awaits the database, and the answer is stored only afterwards: a copy arriving in between finds nothing and creates a second VM.',
+      },
+      {
+        mechanism: 'cache-eviction',
+        how: 'Stored answers live in a cache per instance: a copy routed to another instance of the service does not see the first one and starts a new operation.',
+      },
+      {
+        mechanism: 'missing-lookup',
+        how: 'The retry path of a framework middleware replays only completed answers; a copy of a request still in progress goes straight to the handler.',
+      },
+    ],
   },
   {
     id: 'CONC-2',
@@ -1255,6 +1273,20 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'concurrency of 2 or more'],
+    threats: [
+      {
+        mechanism: 'non-atomic-id',
+        how: 'The next VM id is the row count (or the highest id) read, plus one, written back later: two overlapping creates read the same number.',
+      },
+      {
+        mechanism: 'time-based-id',
+        how: 'The operation id is made from the request time to the second, so creates accepted in the same second share it.',
+      },
+      {
+        mechanism: 'check-then-act-race',
+        how: 'A uniqueness check on the generated name or id runs before an await and the insert after it, so two creates both pass it.',
+      },
+    ],
   },
   {
     id: 'CONC-3',
@@ -1269,5 +1301,19 @@ export const rules: readonly RuleEntry[] = [
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules', 'concurrency of 2 or more'],
+    threats: [
+      {
+        mechanism: 'lost-update',
+        how: 'The handler reads the rule, awaits, and writes back the whole record with the sent fields on top, overwriting an update that landed in between.',
+      },
+      {
+        mechanism: 'replace-not-merge',
+        how: 'The ORM saves the entity loaded at the start of the request, every column included, so the columns another request changed meanwhile are reset.',
+      },
+      {
+        mechanism: 'stale-cache',
+        how: 'The rule is read from a cache that the other update has not refreshed yet, and the write is built from that stale copy.',
+      },
+    ],
   },
 ];

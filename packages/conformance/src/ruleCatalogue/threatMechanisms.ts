@@ -79,6 +79,8 @@ export const threatMechanisms = {
     'A check demands more than the document does (an extra scope, a narrower format), so correct requests are refused.',
   'pagination-envelope':
     'Pagination added to a list wraps it in an object (`{"items": [...], "next": ...}`).',
+  'parameter-pollution':
+    'A parameter given twice is read differently by two layers (the policy check takes the first value, the handler the last), so an allowed value carries a forbidden one past the check.',
   'per-instance-state':
     'State that must be shared (idempotency answers, a revocation list, caches) is kept in one process, so a request balanced to another instance does not see it.',
   'placeholder-record':
@@ -112,6 +114,8 @@ export const threatMechanisms = {
     'An operation the document makes asynchronous is performed inline and answered with its finished result instead of an acceptance record.',
   'tenant-check-at-organization-level':
     'Ownership is checked at the organization level instead of the workspace, so any workspace of the organization passes.',
+  'time-based-id':
+    'An identifier is made from the time of the request (to the second or millisecond), so two requests handled in the same instant get the same one.',
   'token-passthrough':
     "The service calls a downstream service with the caller's token, so the caller needs the downstream's scopes too.",
   'type-coercion':
