@@ -7,7 +7,7 @@ import type { Exchange } from '../transport/exchange.js';
 import { type AcceptanceIds, acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
-import { keepingNatRule, type NatRuleFields, readNatRule } from './natRuleReader.js';
+import { keepingNatRule, type NatRuleFields, natRuleToChange, readNatRule } from './natRuleReader.js';
 import { NO_OVERLAP, overlapped, sendOverlapping, type TimedExchange } from './overlappingRequests.js';
 import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
@@ -148,16 +148,8 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
 
 checks.push(
   defineCheck('CONC-3', 'two partial updates of one NAT rule sent together both stay applied', async (t) => {
-    t.requireMutations();
     const session = t.session;
-    if (!session.plan.natRule) return t.skip('profile lists no resources.natRules');
-    const op = session.operation('updateNatPortForwardingRule');
-    const original = await readNatRule(session);
-    if (!original)
-      return t.inconclusive(
-        'the NAT rule could not be read: an empty partial update was not answered 200',
-        'list a NAT rule of the primary workspace that can be updated in resources.natRules',
-      );
+    const { op, original } = await natRuleToChange(t);
     await keepingNatRule(t, original, () =>
       t.check(
         fc.tuple(disjointUpdates(natRuleUpdate), overlapPlan({ min: 2, max: 2 })),

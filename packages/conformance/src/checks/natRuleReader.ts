@@ -1,3 +1,4 @@
+import type { OperationEntry } from '@cloud-api/spec';
 import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
@@ -88,4 +89,23 @@ export function refusedUpdateOptions(
     independent: true,
     ...(before ? { beforeRerun: () => restoreNatRule(session, before) } : {}),
   };
+}
+
+/**
+ * The NAT rule a check that changes it works on, read as it is now: the check is skipped without
+ * mutations or a listed rule, and inconclusive when the rule cannot be read.
+ */
+export async function natRuleToChange(
+  t: CheckContext,
+): Promise<{ readonly op: OperationEntry; readonly original: NatRuleFields }> {
+  t.requireMutations();
+  if (!t.session.plan.natRule) return t.skip('profile lists no resources.natRules');
+  const op = t.session.operation('updateNatPortForwardingRule');
+  const original = await readNatRule(t.session);
+  if (!original)
+    return t.inconclusive(
+      'the NAT rule could not be read: an empty partial update was not answered 200',
+      'list a NAT rule of the primary workspace that can be updated in resources.natRules',
+    );
+  return { op, original };
 }

@@ -8,6 +8,7 @@ import {
   expectNatRuleUnchanged,
   keepingNatRule,
   type NatRuleFields,
+  natRuleToChange,
   readNatRule,
   refusedUpdateOptions,
   restoreNatRule,
@@ -89,13 +90,8 @@ checks.push(
     'NEG-2',
     'refuses or ignores, never applies, unknown and read-only fields in a NAT rule update',
     async (t) => {
-      t.requireMutations();
       const session = t.session;
-      if (!session.plan.natRule) return t.skip('profile lists no resources.natRules');
-      const op = session.operation('updateNatPortForwardingRule');
-      const original = await readNatRule(session);
-      if (!original)
-        return t.inconclusive('the NAT rule could not be read (an empty update was not answered 200)');
+      const { op, original } = await natRuleToChange(t);
       // The whole record, read-only fields included: a field may already hold the value sent.
       const baseline = expectJsonObject(
         await session.http.send(operationRequest(op, session, 'positive', { body: '{}' })),
