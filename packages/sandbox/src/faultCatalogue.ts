@@ -588,6 +588,20 @@ export const faultCatalogue = [
     description:
       "Timestamps are the server's local wall-clock time (UTC+2) written with Z, as a naive datetime serialised as UTC does: well-formed, and two hours from the time of the answer.",
   },
+  {
+    id: 'nat-rule-ports-stored-as-text',
+    rule: 'PATCH-1',
+    mechanism: 'type-coercion',
+    description:
+      'The ports are kept in a text column: an update answers 200, and the record it returns, like every later read, carries "8443" (a string) where the document types an integer.',
+  },
+  {
+    id: 'nat-rule-protocol-stored-uppercase',
+    rule: 'ENUM-1',
+    mechanism: 'unmapped-internal-state',
+    description:
+      'The protocol is kept in a database enum of upper-case labels and returned as stored: an update sending "udp" reads back "UDP", a value the document does not list.',
+  },
   // ---- how parameters arrive (issue 21) ----
   {
     id: 'workspace-id-policy-first-handler-last',

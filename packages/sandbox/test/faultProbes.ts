@@ -668,4 +668,21 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 2,
     faulty: (o) => o === 1,
   },
+  'nat-rule-ports-stored-as-text': {
+    // An update of the external port, then the rule as an empty update reads it back.
+    observe: async (h) => {
+      await h.call('PATCH', natRulePath(h), { json: { external_port: 8443 } });
+      return jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).external_port;
+    },
+    correct: (o) => o === 8443,
+    faulty: (o) => o === '8443',
+  },
+  'nat-rule-protocol-stored-uppercase': {
+    observe: async (h) => {
+      await h.call('PATCH', natRulePath(h), { json: { protocol: 'udp' } });
+      return jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).protocol;
+    },
+    correct: (o) => o === 'udp',
+    faulty: (o) => o === 'UDP',
+  },
 };

@@ -1105,6 +1105,10 @@ export const rules: readonly RuleEntry[] = [
     needs: ['mutations: true', 'resources.natRules'],
     threats: [
       {
+        mechanism: 'type-coercion',
+        how: 'The ports are kept in a text column (or a framework binds the JSON number to a string field), so the updated record, and every later read, carries "8443" where the document types an integer.',
+      },
+      {
         mechanism: 'replace-not-merge',
         how: 'The update saves the body as the new record (PUT semantics, `save(body)`), so fields not sent are reset to defaults or blanked.',
       },

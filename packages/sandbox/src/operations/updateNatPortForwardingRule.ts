@@ -51,7 +51,7 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     );
   }
   const update = request.body as RuleUpdate;
-  const changes = pickUpdate(update);
+  const changes = storedForm(pickUpdate(update), behaviour.fault);
   switch (behaviour.fault) {
     case 'nat-rule-read-modify-write': {
       // The record is read, the store round trip passes, and the whole record read is written
@@ -98,6 +98,21 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
   }
   return apply();
 };
+
+/**
+ * The sent values as the store keeps them: as sent, unless a fault gives the store a column type
+ * of its own (ports in a text column, the protocol in an upper-case database enum), which the
+ * record read back then carries.
+ */
+function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate {
+  const stored: Record<string, unknown> = { ...changes };
+  if (fault === 'nat-rule-ports-stored-as-text')
+    for (const port of ['external_port', 'internal_port'] as const)
+      if (stored[port] !== undefined) stored[port] = String(stored[port]);
+  if (fault === 'nat-rule-protocol-stored-uppercase' && typeof stored.protocol === 'string')
+    stored.protocol = stored.protocol.toUpperCase();
+  return stored as RuleUpdate;
+}
 
 /** The rule record as the update answers it. */
 function answer(rule: NatRuleRecord, services: SandboxServices): OperationResult {
