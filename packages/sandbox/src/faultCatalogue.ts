@@ -610,6 +610,13 @@ export const faultCatalogue = [
     description:
       'workspace_id given twice is accepted: the workspace-policy middleware reads the first value and the handler the last, so ?workspace_id=<allowed>&workspace_id=<other> serves the other workspace.',
   },
+  {
+    id: 'restore-lookup-by-prefix',
+    rule: 'ERR-2',
+    mechanism: 'loose-comparison',
+    description:
+      'A restore is looked up with LIKE :id%: a restore id with its last character cut off returns the restore it begins, instead of 404.',
+  },
   // ---- every key space isolated (issue 21) ----
   {
     id: 'idempotency-key-global',

@@ -685,4 +685,9 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 'udp',
     faulty: (o) => o === 'UDP',
   },
+  'restore-lookup-by-prefix': {
+    observe: (h) => h.call('GET', paths.restore(restoreId(h).slice(0, -1))),
+    correct: status(404),
+    faulty: status(200),
+  },
 };

@@ -73,6 +73,77 @@ checks.push(
   }),
 );
 
+/** A real id of the profile changed by one character: another identifier, since ids are opaque. */
+interface NearMiss {
+  readonly operationId: string;
+  readonly pathIds: Readonly<Record<string, string>>;
+  /** The path parameter changed, the real id and the near miss. */
+  readonly parameter: string;
+  readonly real: string;
+  readonly near: string;
+}
+
+function nearMisses(session: Session): NearMiss[] {
+  const { plan } = session;
+  const usable = new Set(usableOperations(session, 'positive').map((op) => op.operationId));
+  const targets: { operationId: string; pathIds: Record<string, string> }[] = [];
+  if (plan.restore && usable.has('getCloudVmSnapshotRestore'))
+    targets.push({ operationId: 'getCloudVmSnapshotRestore', pathIds: { restore_id: plan.restore } });
+  // An empty partial update changes nothing, even where a loose lookup finds the real rule.
+  if (plan.natRule && usable.has('updateNatPortForwardingRule'))
+    targets.push({
+      operationId: 'updateNatPortForwardingRule',
+      pathIds: {
+        vpc_id: plan.natRule.vpcId,
+        nat_gateway_id: plan.natRule.natGatewayId,
+        port_forwarding_rule_id: plan.natRule.ruleId,
+      },
+    });
+  return targets.flatMap(({ operationId, pathIds }) =>
+    Object.entries(pathIds).flatMap(([parameter, real]) =>
+      [`${real}0`, ...(real.length > 1 ? [real.slice(0, -1)] : [])].map((near) => ({
+        operationId,
+        pathIds: { ...pathIds, [parameter]: near },
+        parameter,
+        real,
+        near,
+      })),
+    ),
+  );
+}
+
+checks.push(
+  defineCheck('ERR-2', 'answers 404 for an id one character longer or shorter than a real one', async (t) => {
+    const session = t.session;
+    const cases = nearMisses(session);
+    if (cases.length === 0)
+      return t.skip('profile lists no resources.restoreIds, nor resources.natRules with mutations allowed');
+    await t.check(
+      fc.constantFrom(...cases),
+      async ({ operationId, pathIds, parameter, real, near }) => {
+        const op = session.operation(operationId);
+        const body = op.hasRequestBody ? { body: '{}' } : {};
+        const exchange = await session.http.send(
+          operationRequest(op, session, 'positive', { pathIds, ...body }),
+        );
+        // A prefix or numeric lookup finds the real resource for a near miss: ids are opaque.
+        expectStatus(
+          exchange,
+          (s) => s === 404,
+          `404: ${parameter} ${JSON.stringify(near)} names no resource (it is not ${JSON.stringify(real)})`,
+        );
+        const own = await session.http.send(operationRequest(op, session, 'positive', body));
+        if (!is2xx(own.response.status))
+          return notApplicable(
+            `${operationId} answered ${own.response.status} for the real ${parameter} too, so the 404 shows no strict lookup`,
+          );
+        return observed;
+      },
+      { examples: cases, independent: true },
+    );
+  }),
+);
+
 const oddPathId = fc.oneof(
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} reference, not a template
   fc.constantFrom('..', '%2e%2e', 'ü', '💥', ' ', 'a'.repeat(2048), '%00', '\u0000', '${x}', '{}'),

@@ -856,10 +856,16 @@ export const rules: readonly RuleEntry[] = [
     id: 'ERR-2',
     level: 'MUST',
     title: 'A resource that does not exist returns 404',
-    quotes: ['404 Not Found | The resource was not found.'],
+    quotes: ['404 Not Found | The resource was not found.', '`string` identifiers are opaque.'],
+    latitude:
+      'Ids never seen and ids one character longer or shorter than a real one of the profile (a restore, each id of the NAT rule path) name no resource: identifiers are opaque, so a lookup by prefix or by the number in an id finds the wrong record.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     threats: [
+      {
+        mechanism: 'loose-comparison',
+        how: "The id is looked up with `LIKE :id || '%'`, or by the number it contains, so a cut-off or extended id finds a real resource and answers 200.",
+      },
       {
         mechanism: 'placeholder-record',
         how: "A lookup that finds nothing returns an empty or default record (an ORM's `first_or_new`, a zero-value struct), answered 200.",

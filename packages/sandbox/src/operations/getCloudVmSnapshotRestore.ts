@@ -6,7 +6,11 @@ import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 export const getCloudVmSnapshotRestore: OperationHandler = (request, services) => {
   const { store, behaviour } = services;
   const restoreId = request.pathParameters.restore_id ?? '';
-  const stored = store.restores.get(restoreId);
+  const stored =
+    behaviour.fault === 'restore-lookup-by-prefix'
+      ? // WHERE restore_id LIKE :id || '%': a cut-off id finds the first restore it begins.
+        [...store.restores.values()].find((r) => restoreId !== '' && r.restore_id.startsWith(restoreId))
+      : store.restores.get(restoreId);
   let restore: object | undefined = stored;
   if (
     restore &&
