@@ -83,8 +83,11 @@ export function createRequestListener(
     const form = workspaces.checkForm(
       route.workspaceParameter,
       query.values.get(workspaceName),
-      // workspace_id given twice: the policy middleware reads the first value, the handler the last.
-      behaviour.fault !== 'workspace-id-policy-first-handler-last' && query.duplicated.has(workspaceName),
+      // workspace_id given twice: refused, unless the first value is read for everything (a
+      // variant), or the policy middleware reads the first and the handler the last (a fault).
+      behaviour.fault !== 'workspace-id-policy-first-handler-last' &&
+        behaviour.variant !== 'repeated-workspace-id-first-wins' &&
+        query.duplicated.has(workspaceName),
     );
     if (!form.ok) return errorResult(form.status, form.detail);
     for (const parameter of route.pathParameters) {

@@ -109,6 +109,12 @@ export const variantCatalogue = [
     description:
       "The server's clock runs 90 s ahead of the client's: its timestamps and its Date header agree with each other, not with the client's clock.",
   },
+  {
+    id: 'repeated-workspace-id-first-wins',
+    gap: 'A-REPEATED-WORKSPACE-ID',
+    description:
+      'A workspace_id given twice is not refused: its first value is the workspace, for the policy check and the handler alike.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

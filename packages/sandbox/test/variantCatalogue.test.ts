@@ -59,6 +59,18 @@ type Updates = Awaited<ReturnType<typeof overlappingUpdates>>;
 const oneVm = (o: Copies) => o.vmIds.length === 1 && o.vms === 1;
 
 const variantProbes: Record<VariantId, VariantProbe> = {
+  'repeated-workspace-id-first-wins': {
+    // The primary workspace's list, asked with workspace_id given twice (primary first).
+    observe: async (h) => {
+      const twice = await h.call('GET', paths.buckets, {
+        query: `workspace_id=${h.profile.workspaces.secondary}`,
+      });
+      const own = await h.call('GET', paths.buckets);
+      return [twice.status, twice.text === own.text];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[400,false]',
+    withVariant: (o) => JSON.stringify(o) === '[200,true]',
+  },
   'server-clock-ahead': {
     // Seconds from this machine's clock to a fresh submitted_at and to the answer's Date header.
     observe: async (h) => {

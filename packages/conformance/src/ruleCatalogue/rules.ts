@@ -396,6 +396,8 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'Specific workspaces | Token may access only the selected workspaces; requests to others return `403 Forbidden`.',
     ],
+    latitude:
+      'A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace, judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity with a workspace list that leaves out a profile workspace'],
