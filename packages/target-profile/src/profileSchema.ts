@@ -109,6 +109,31 @@ const ResourcesSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ProvisionSchema = Type.Object(
+  {
+    command: Type.Readonly(
+      ReadonlyArray(NonEmptyString(), {
+        minItems: 1,
+        description:
+          'The program and its arguments, run without a shell in the directory of the profile file. It prints one JSON object shaped like `resources` on stdout (its log lines go to stderr); that object replaces `resources` for the run.',
+      }),
+    ),
+    timeoutMs: Type.ReadonlyOptional(
+      Type.Integer({
+        minimum: 1000,
+        maximum: 3600000,
+        description:
+          'How long the command may take (default 120000, 2 minutes); past it the command is stopped and the run ends with exit 2.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A command run before each run to hand it fresh resources (throw-away GPU VMs, reserved IPs, ...), so that no run finds what an earlier run consumed.',
+  },
+);
+
 const WorkspacesSchema = Type.Object(
   {
     primary: Type.Readonly(WorkspaceId),
@@ -148,6 +173,7 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       otherEnvironmentToken: Type.ReadonlyOptional(NonEmptyString()),
       workspaces: Type.Readonly(WorkspacesSchema),
       resources: Type.ReadonlyOptional(ResourcesSchema),
+      provision: Type.ReadonlyOptional(ProvisionSchema),
       billing: Type.Readonly(BillingSchema),
       mutations: Type.ReadonlyOptional(Type.Boolean()),
       allowProduction: Type.ReadonlyOptional(Type.Boolean()),
@@ -207,6 +233,14 @@ export interface NatRuleRef extends Static<typeof NatRuleRefSchema> {}
 
 /** Resources of the primary workspace that checks read or consume. */
 export interface ProfileResources extends Static<typeof ResourcesSchema> {}
+
+/** The command that hands each run fresh resources (see `provision` in the JSON Schema). */
+export interface ProvisionCommand extends Static<typeof ProvisionSchema> {}
+
+/** The schema of the `resources` section alone: what a provision command must print. */
+export function profileResourcesSchema(): TargetProfileSchema['properties']['resources'] {
+  return targetProfileSchema().properties.resources;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

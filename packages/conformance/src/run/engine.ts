@@ -244,6 +244,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         runDir: outDir,
         runId,
         ...(settings.replay ? { replay: settings.replay } : {}),
+        // Before anything is provisioned: a wrong base URL stops the run having created nothing.
+        preflight: async (session) => {
+          if (!stopRun.signal.aborted) await preflight(session, redactor.redact(session.profile.baseUrl));
+        },
+        notice: (line) => (options.progress ?? rawPrint)(redactor.redact(line)),
       },
       redactor,
       wantsExchanges
@@ -278,7 +283,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           ),
         );
     }
-    if (!stopRun.signal.aborted) await preflight(session, redactor.redact(target.profile.baseUrl));
     emit({
       type: 'run-start',
       target: redactor.redact(target.profile.name),
@@ -353,7 +357,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         seed: session.seed,
         depth: session.depth,
         concurrency: session.concurrency,
-        profile: redactProfile(target.profile, redactor),
+        // The profile the run used: with the resources a provision command handed it.
+        profile: redactProfile(session.profile, redactor),
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
         ...(options.shard ? { shard: options.shard } : {}),
