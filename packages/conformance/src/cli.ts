@@ -124,7 +124,8 @@ Exit codes:
   ${EXIT_CODES.passed}    passed: every selected check finished, no MUST rule failed (with --strict: every
        rule also had evidence and every skip is declared in unsupportedRules)
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
-  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
+  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file, the profile's provision command),
+       or the preflight found the base URL does not serve the API or does not answer; no rule was run
   ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
   130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (a closed terminal).
        Reports still list every check.`,

@@ -178,6 +178,14 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       mutations: Type.ReadonlyOptional(Type.Boolean()),
       allowProduction: Type.ReadonlyOptional(Type.Boolean()),
       requestTimeoutMs: Type.ReadonlyOptional(Type.Integer({ minimum: 100, maximum: 600000 })),
+      preflightTimeoutMs: Type.ReadonlyOptional(
+        Type.Integer({
+          minimum: 100,
+          maximum: 600000,
+          description:
+            "How long the preflight, the run's first request, waits for the target to answer at all (connection and status line; default 10000, 10 s). A target that accepts connections but does not answer within it stops the run with exit 2 instead of holding every check until the deadline.",
+        }),
+      ),
       rateLimitPerSecond: Type.ReadonlyOptional(Type.Number({ exclusiveMinimum: 0 })),
       concurrency: Type.ReadonlyOptional(
         Type.Integer({

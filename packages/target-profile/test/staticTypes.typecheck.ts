@@ -55,6 +55,7 @@ interface ExpectedTargetProfile {
   readonly mutations?: boolean;
   readonly allowProduction?: boolean;
   readonly requestTimeoutMs?: number;
+  readonly preflightTimeoutMs?: number;
   readonly rateLimitPerSecond?: number;
   readonly concurrency?: number;
   readonly maxResponseBytes?: number;

@@ -37,6 +37,7 @@ const complete = {
   mutations: true,
   allowProduction: false,
   requestTimeoutMs: 10_000,
+  preflightTimeoutMs: 5_000,
   rateLimitPerSecond: 20,
   concurrency: 4,
   maxResponseBytes: 1_048_576,
@@ -70,6 +71,7 @@ describe('validateProfile: the schema', () => {
       'maxResponseBytes: must be >= 1024',
     ]);
     expect(profileProblems({ ...minimal, strict: 'yes' })).toEqual(['strict: must be boolean, got string']);
+    expect(profileProblems({ ...minimal, preflightTimeoutMs: 99 })).toEqual(['preflightTimeoutMs: must be >= 100']);
   });
 
   it('accepts a provision command as a non-empty argv list with an optional timeout, and names what is wrong', () => {
@@ -175,7 +177,7 @@ describe('validateProfile: the schema', () => {
       ...profileProblems({ ...minimal, environment: token }),
     ];
     expect(problems).toContain(
-      '(root): unknown field (a key that looks like a token) (check its spelling against schema/target-profile.schema.json; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)',
+      '(root): unknown field (a key that looks like a token) (check its spelling against schema/target-profile.schema.json; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)',
     );
     expect(problems).toContain(
       'identities.(a key that looks like a token).scopes: "x" must be "all" or a list',

@@ -1,8 +1,16 @@
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
-import { type Exchange, ResponseTooLargeError, TransportError } from '../transport/exchange.js';
+import {
+  type Exchange,
+  NoAnswerError,
+  ResponseTooLargeError,
+  TransportError,
+} from '../transport/exchange.js';
 import { RunSetupError } from './runSetupError.js';
+
+/** How long the preflight waits for a first answer unless the profile says (`preflightTimeoutMs`). */
+export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
 
 /**
  * Read-only operations that answer a documented success to the broadest identity, in the order
@@ -58,10 +66,13 @@ function judged(exchange: Exchange, operationId: string): 'api' | 'unsure' | { r
 /**
  * Before any rule: the base URL must answer one documented read with the broadest identity in a
  * way only the API could (not 404 everywhere, not HTML, not a redirect to a login page), or no
- * rule subset may run against it. A target that gives no answer at all is left to the run, which
- * reports it incomplete.
+ * rule subset may run against it. A target that accepts connections but sends nothing back within
+ * `preflightTimeoutMs` is stopped here too, rather than costing every check its request timeout
+ * until the deadline. A target that refuses or resets connections is left to the run, which
+ * reports it incomplete, naming what happened.
  */
 export async function preflight(session: Session, baseUrl: string): Promise<void> {
+  const answerWithinMs = session.profile.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
   const tried: string[] = [];
   let refusals = 0;
   for (const candidate of CANDIDATES) {
@@ -78,8 +89,13 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
     try {
       exchange = await session.http.send(
         operationRequest(session.operation(candidate.operationId), session, 'positive', { token }),
+        { answerWithinMs },
       );
     } catch (error) {
+      if (error instanceof NoAnswerError)
+        throw new RunSetupError(
+          `preflight: ${baseUrl} gave no answer within ${error.waitedMs / 1000} s (${error.method} ${session.redactor.redact(error.url)}: not even a status line), so no rule was run. Check baseUrl (host, port, a proxy or firewall that swallows requests); if the target is only slow to answer its first request, raise preflightTimeoutMs in the profile.`,
+        );
       // No usable answer (none at all, or one too large to read) shows nothing about the URL: the
       // run goes on and reports what the checks get. The preflight's own wait is not one of the
       // run's timeouts, which stop sending after three.

@@ -1,7 +1,7 @@
 import type { Agent } from 'node:http';
 import { retryAfterMs as askedRetryAfterMs } from '@cloud-api/client';
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
-import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
+import { NoAnswerError, RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
 import { createInFlightLimit } from './inFlightLimit.js';
 import { createPacer } from './pacer.js';
 import { flatHeaders, readCapped } from './responseBody.js';
@@ -28,8 +28,18 @@ export interface TargetHttpOptions {
 /** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
+/** How one request may be sent differently from the run's others. */
+export interface SendOptions {
+  /**
+   * Give up when no status line has come back this long after sending (a NoAnswerError), however
+   * long the request timeout: the preflight's short wait for a target that accepts connections
+   * and never answers.
+   */
+  readonly answerWithinMs?: number;
+}
+
 export interface TargetHttp {
-  send(request: ApiRequest): Promise<Exchange>;
+  send(request: ApiRequest, sendOptions?: SendOptions): Promise<Exchange>;
   /**
    * Sends a request built elsewhere (the client package under test) under the same rules as
    * `send`: profile origin only, paced, bounded in time, `429 Retry-After` honoured.
@@ -131,11 +141,16 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const inFlight = new Set<WireCall>();
   let log: Exchange[] = [];
 
-  async function once(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function once(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions,
+  ) {
     const waited = slots.acquire();
     if (waited) await waited;
     try {
-      return await sendNow(request, scope, stopped);
+      return await sendNow(request, scope, stopped, sendOptions);
     } finally {
       slots.release();
     }
@@ -145,6 +160,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     request: Outgoing,
     scope: Set<WireCall> | undefined,
     stopped: () => boolean,
+    { answerWithinMs }: SendOptions,
   ): Promise<ApiResponse> {
     const { method, href } = request;
     if (stopped()) throw new TransportError(href, method, STOPPED);
@@ -180,10 +196,22 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       },
       Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline)),
     );
+    // A shorter wait for the status line alone, when asked; the deadline still comes first.
+    let answered = false;
+    let noAnswer = false;
+    const firstByteTimer =
+      answerWithinMs !== undefined && answerWithinMs < Math.min(options.requestTimeoutMs, untilDeadline)
+        ? setTimeout(() => {
+            noAnswer = true;
+            call.cancel(new Cancelled('timeout'));
+          }, answerWithinMs)
+        : undefined;
     inFlight.add(call);
     scope?.add(call);
     try {
       const answer = await call.answer;
+      answered = true;
+      clearTimeout(firstByteTimer);
       const bodyText = await readCapped(answer.body, maxResponseBytes);
       if (bodyText === undefined)
         throw new ResponseTooLargeError(href, method, answer.status, maxResponseBytes);
@@ -207,6 +235,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
+      // No status line within the wait asked for (or within the request timeout, when that is
+      // shorter): said as such, and not one of the run's timeouts.
+      if (noAnswer) throw new NoAnswerError(href, method, answerWithinMs as number);
+      if (timedOut && !deadlineBound && answerWithinMs !== undefined && !answered)
+        throw new NoAnswerError(href, method, options.requestTimeoutMs);
       if (!timedOut && error instanceof Cancelled) {
         if (error.why === 'stopped') throw new TransportError(href, method, STOPPED);
         throw new TransportError(href, method, 'abandoned: another request of the same check got no answer');
@@ -225,15 +258,21 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       throw new TransportError(href, method, reason);
     } finally {
       clearTimeout(timer);
+      clearTimeout(firstByteTimer);
       inFlight.delete(call);
       scope?.delete(call);
     }
   }
 
   /** One request, retried after each `429` as long as the wait is reasonable and fits the deadline. */
-  async function deliver(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function deliver(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions = {},
+  ) {
     const { method, href } = request;
-    let response = await once(request, scope, stopped);
+    let response = await once(request, scope, stopped, sendOptions);
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);
@@ -259,7 +298,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
         );
       pacer.pauseUntil(Date.now() + wait);
-      response = await once(request, scope, stopped);
+      response = await once(request, scope, stopped, sendOptions);
     }
     return response;
   }
@@ -287,11 +326,16 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     if (log.length > 50) log.shift();
   }
 
-  async function send(request: ApiRequest, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function send(
+    request: ApiRequest,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions = {},
+  ) {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
     for (const [name, value] of request.query) url.searchParams.append(name, value);
     const out = outgoing(url, request.method, request.headers, request.body);
-    const response = await deliver(out, scope, stopped);
+    const response = await deliver(out, scope, stopped, sendOptions);
     const exchange = { request, url: out.href, response };
     remember(exchange);
     return exchange;
@@ -332,7 +376,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         log = [];
         return drained;
       },
-      send: (request) => send(request, scope, stopped),
+      send: (request, sendOptions) => send(request, scope, stopped, sendOptions),
       forward: (input) => forward(input, scope, stopped),
       scoped(signal) {
         const calls = new Set<WireCall>();
