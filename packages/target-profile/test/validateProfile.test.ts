@@ -71,7 +71,9 @@ describe('validateProfile: the schema', () => {
       'maxResponseBytes: must be >= 1024',
     ]);
     expect(profileProblems({ ...minimal, strict: 'yes' })).toEqual(['strict: must be boolean, got string']);
-    expect(profileProblems({ ...minimal, preflightTimeoutMs: 99 })).toEqual(['preflightTimeoutMs: must be >= 100']);
+    expect(profileProblems({ ...minimal, preflightTimeoutMs: 99 })).toEqual([
+      'preflightTimeoutMs: must be >= 100',
+    ]);
   });
 
   it('accepts a provision command as a non-empty argv list with an optional timeout, and names what is wrong', () => {
