@@ -362,7 +362,7 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
     expect(result.run.code).toBe(3);
     for (const rule of ['BILL-7', 'ENUM-1', 'ERR-2'])
       expect(stateOf(result, rule), rule).toBe('inconclusive');
-    expect(result.run.stdout).toMatch(/body larger than 1048576 bytes \(maxResponseBytes\)/);
+    expect(result.run.stdout).toMatch(/body larger than 67108864 bytes \(maxResponseBytes\)/);
     expect(result.run.stdout).toMatch(/no check saw evidence either way/);
     const report = JSON.parse(readFileSync(join(result.outDir, 'conformance-report.json'), 'utf8')) as {
       tests: { state: string; remedy?: string }[];

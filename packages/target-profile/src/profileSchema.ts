@@ -198,9 +198,9 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       maxResponseBytes: Type.ReadonlyOptional(
         Type.Integer({
           minimum: 1024,
-          maximum: 67108864,
+          maximum: 268435456,
           description:
-            'Largest response body the suite reads (default 1048576, 1 MiB); a larger answer fails its check and the connection is dropped.',
+            "Largest response body the suite reads (default 67108864, 64 MiB; at most 256 MiB). Past it the suite stops reading and drops the connection, and the check is inconclusive, naming this limit: it is the suite's, not the document's, which sets none.",
         }),
       ),
       strict: Type.ReadonlyOptional(

@@ -61,7 +61,11 @@ describe('validateProfile: the schema', () => {
     expect(profileProblems({ ...minimal, concurrency: 1, strict: false, maxResponseBytes: 1024 })).toEqual(
       [],
     );
-    expect(profileProblems({ ...minimal, concurrency: 32, maxResponseBytes: 67_108_864 })).toEqual([]);
+    expect(profileProblems({ ...minimal, concurrency: 32, maxResponseBytes: 268_435_456 })).toEqual([]);
+    // A JavaScript string holds at most about 512 MiB: a larger limit could never be read whole.
+    expect(profileProblems({ ...minimal, maxResponseBytes: 268_435_457 })).toEqual([
+      'maxResponseBytes: must be <= 268435456',
+    ]);
     expect(profileProblems({ ...minimal, concurrency: 0 })).toEqual(['concurrency: must be >= 1']);
     expect(profileProblems({ ...minimal, concurrency: 33 })).toEqual(['concurrency: must be <= 32']);
     expect(profileProblems({ ...minimal, concurrency: 2.5 })).toEqual([

@@ -25,8 +25,17 @@ export interface TargetHttpOptions {
   readonly agent?: Agent;
 }
 
-/** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * The document sets no size limit and shows no pagination, so a list (the buckets) may rightly be
+ * megabytes: 64 MiB is far above any answer a correct target sends, and still bounds memory (large
+ * bodies are read one at a time, see responseBody.ts). Past it, the check is inconclusive and names
+ * maxResponseBytes.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** The exchanges kept for failure reports: at most 50, and beyond the latest, at most this many body bytes. */
+const KEPT_EXCHANGES = 50;
+const KEPT_BODY_CHARS = 4 * 1024 * 1024;
 
 /** How one request may be sent differently from the run's others. */
 export interface SendOptions {
@@ -128,6 +137,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const wire = createWireClient({ agent: options.agent });
   const pacer = createPacer(options.rateLimitPerSecond);
   const slots = createInFlightLimit(options.maxInFlight ?? 1);
+  // One body past a megabyte read at a time (responseBody.ts): memory stays near one limit.
+  const largeBodies = createInFlightLimit(1);
   const breaker = options.timeoutBreaker ?? 3;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const stats = {
@@ -140,6 +151,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   let lastTimeoutAt = Number.NEGATIVE_INFINITY;
   const inFlight = new Set<WireCall>();
   let log: Exchange[] = [];
+  let keptChars = 0;
 
   async function once(
     request: Outgoing,
@@ -212,7 +224,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       const answer = await call.answer;
       answered = true;
       clearTimeout(firstByteTimer);
-      const bodyText = await readCapped(answer.body, maxResponseBytes);
+      const bodyText = await readCapped(answer.body, maxResponseBytes, largeBodies);
       if (bodyText === undefined)
         throw new ResponseTooLargeError(href, method, answer.status, maxResponseBytes);
       let json: unknown;
@@ -323,7 +335,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   function remember(exchange: Exchange): void {
     options.onExchange?.(exchange);
     log.push(exchange);
-    if (log.length > 50) log.shift();
+    keptChars += exchange.response.bodyText.length;
+    // Large answers are kept only while they are recent: fifty 64 MiB bodies would be gigabytes.
+    while (log.length > KEPT_EXCHANGES || (log.length > 1 && keptChars > KEPT_BODY_CHARS)) {
+      keptChars -= log.shift()?.response.bodyText.length ?? 0;
+    }
   }
 
   async function send(
@@ -374,6 +390,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       drain() {
         const drained = log;
         log = [];
+        keptChars = 0;
         return drained;
       },
       send: (request, sendOptions) => send(request, scope, stopped, sendOptions),
