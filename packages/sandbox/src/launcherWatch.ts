@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
+// The conformance CLI has the same watch (packages/conformance/src/run/launcherWatch.ts): each
+// package's command stands alone, and neither publishes process plumbing for the other to import.
+
 /** The package manager process that started this one, as /proc shows it. */
 export interface Launcher {
   readonly pid: number;
