@@ -170,8 +170,14 @@ function replayTarget(
 
 /** ` (SIGHUP)` when the caller aborted with the signal's name as the reason (the CLI does). */
 function signalName(signal: AbortSignal | undefined): string {
+  const name = signalOf(signal);
+  return name ? ` (${name})` : '';
+}
+
+/** The signal's name when the caller aborted with it as the reason (`SIGHUP`), else undefined. */
+function signalOf(signal: AbortSignal | undefined): string | undefined {
   const reason: unknown = signal?.reason;
-  return typeof reason === 'string' && /^SIG[A-Z]+$/.test(reason) ? ` (${reason})` : '';
+  return typeof reason === 'string' && /^SIG[A-Z]+$/.test(reason) ? reason : undefined;
 }
 
 const refOf = (check: { rule: string; title: string }): CheckRef => ({
@@ -339,6 +345,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const incompleteReasons = incompleteReasonsOf(
       {
         interrupted,
+        interruptedBy: signalOf(options.signal),
         deadlineReached,
         deadlineSeconds,
         replayNotRun: settings.replay !== undefined && results.length === 0,
