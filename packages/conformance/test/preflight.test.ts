@@ -132,8 +132,9 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
           timeoutMs: 60_000,
         });
         expect(run.code, run.stderr).toBe(2);
+        // Both reads the profile allows, the second sent two seconds after the first: one wait in all.
         expect(run.stderr).toContain(
-          `conformance: preflight: ${origin}/v1 gave no answer within ${seconds} s (GET ${origin}/v1/object-storage/buckets?workspace_id=1042: not even a status line), so no rule was run.`,
+          `conformance: preflight: ${origin}/v1 gave no answer within ${seconds} s (GET ${origin}/v1/object-storage/buckets?workspace_id=1042, POST ${origin}/v1/billing/resource-eligibility?workspace_id=1042: not even a status line), so no rule was run.`,
         );
         expect(run.stderr).toMatch(/raise preflightTimeoutMs in the profile/);
         // The wait, plus start-up and exit; never the request timeout or the deadline.
