@@ -149,3 +149,19 @@ describe('examples', () => {
     });
   });
 });
+
+describe('X-Idempotency-Key examples', () => {
+  it('are one per operation, none shared: a create and a delete copied from the examples are no retry of each other', () => {
+    const keys = examples.filter((e) => e.where.endsWith(' parameter X-Idempotency-Key'));
+    expect(keys.map((e) => e.where.split(' parameter')[0])).toEqual([
+      'POST /compute/cloud-vms',
+      'DELETE /compute/gpu-vms/{vm_id}',
+    ]);
+    expect(new Set(keys.map((e) => e.value)).size).toBe(keys.length);
+    // The schema allows any non-empty string: no maximum is invented (A-IDEMPOTENCY-KEY-LENGTH).
+    for (const key of keys) {
+      expect(validator.validateSchema(key.schema, '').valid).toBe(false);
+      expect(validator.validateSchema(key.schema, 'k'.repeat(10_000)).valid).toBe(true);
+    }
+  });
+});

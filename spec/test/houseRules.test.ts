@@ -92,7 +92,7 @@ describe('house lint rules', () => {
       'delete GPU VM without the idempotency key',
       (file: EditFile) =>
         file('paths/gpu-vms/delete-gpu-vm.yaml', (t) =>
-          t.replace('    - $ref: ../../components/parameters/IdempotencyKey.yaml\n', ''),
+          t.replace(/ {4}- name: X-Idempotency-Key\n(?: {6}.*\n)+/, ''),
         ),
     ],
     [

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type OpenApiDocument, type OperationEntry, resolveLocalRef } from '@cloud-api/spec';
 
 interface ParameterObject {
@@ -31,16 +30,6 @@ function operationParameters(operation: OperationEntry, document: OpenApiDocumen
   );
 }
 
-/**
- * An idempotency key of the operation's own, as a UUID. Samples copied one after another must
- * not share one: the same key on a create and then a delete is a retry of neither, and a server
- * may refuse or replay it. Derived from the operationId, so a page is the same on every build.
- */
-export function sampleIdempotencyKey(operationId: string): string {
-  const hex = createHash('sha256').update(`idempotency-sample:${operationId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 /** The request the spec's own examples describe: first request body example, parameter examples. */
 export function specSampleInputs(operation: OperationEntry, document: OpenApiDocument): SampleInputs {
   const parameters = operationParameters(operation, document);
@@ -57,9 +46,9 @@ export function specSampleInputs(operation: OperationEntry, document: OpenApiDoc
   return {
     workspaceId: example('workspace_id'),
     pathParameters: Object.fromEntries(operation.pathParameters.map((name) => [name, example(name)])),
-    idempotencyKey: operation.idempotencyKeyRequired
-      ? sampleIdempotencyKey(operation.operationId)
-      : undefined,
+    // Each operation's example is a key of its own (the spec declares the header per operation):
+    // samples copied one after the other never share one.
+    idempotencyKey: operation.idempotencyKeyRequired ? example('X-Idempotency-Key') : undefined,
     body: operation.hasRequestBody ? (Object.values(bodyExamples)[0]?.value ?? {}) : undefined,
   };
 }

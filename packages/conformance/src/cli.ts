@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runConformance } from './run/engine.js';
 import { cliInvocation } from './run/invocation.js';
+import { watchLauncher } from './run/launcherWatch.js';
 import {
   DEFAULT_DEADLINE_SECONDS,
   DEFAULT_DEPTH,
@@ -124,7 +125,8 @@ Exit codes:
   ${EXIT_CODES.passed}    passed: every selected check finished, no MUST rule failed (with --strict: every
        rule also had evidence and every skip is declared in unsupportedRules)
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
-  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
+  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file, the profile's provision command),
+       or the preflight found the base URL does not serve the API or does not answer; no rule was run
   ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
   130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (a closed terminal).
        Reports still list every check.`,
@@ -185,6 +187,13 @@ async function main(): Promise<number> {
   process.on('SIGINT', () => interrupt('SIGINT'));
   process.on('SIGTERM', () => interrupt('SIGTERM'));
   process.on('SIGHUP', () => interrupt('SIGHUP'));
+  // `npx cloud-api-conformance` runs this through `sh -c`: npm killed (SIGTERM, SIGHUP, SIGKILL)
+  // leaves the run going on with nobody to read it. It stops as for a closed terminal.
+  watchLauncher((launcher) => {
+    if (interruptedBy) return;
+    process.stderr.write(`\n${launcher.name} (pid ${launcher.pid}), which started this run, is gone.`);
+    interrupt('SIGHUP');
+  });
   try {
     const result = await runConformance({
       // Left out when not typed: a replay then runs against the target its file recorded.
@@ -227,6 +236,13 @@ async function main(): Promise<number> {
     return known ? EXIT_CODES.badInput : EXIT_CODES.incomplete;
   }
 }
+
+// A reader that went away (the terminal of a killed npm, `| head`) is no reason to stop writing the
+// reports: what cannot be printed is dropped.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 
 const exitCode = await main();
 // Whatever the run started and did not stop (a Prism mock) must not outlive it, and

@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,53 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
     expect(`${run.stdout}${run.stderr}`).not.toContain(TOKEN);
     expect(run.stdout).not.toMatch(/PASS/);
   });
+
+  it.concurrent.each([
+    ['the default wait', '', 10],
+    ['preflightTimeoutMs: 2000', 'preflightTimeoutMs: 2000\n', 2],
+  ] as const)(
+    'a target that accepts connections and never answers stops the CLI with exit 2 within %s, naming the URL',
+    async (_name, setting, seconds) => {
+      // A TCP server that takes every connection and reads what comes, but never writes a byte.
+      const sockets: Socket[] = [];
+      const server = createServer((socket) => {
+        sockets.push(socket);
+        socket.resume();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      try {
+        const dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-hang-'));
+        const file = join(dir, 'profile.yaml');
+        // The request timeout and the deadline are long: only the preflight's own wait can stop it early.
+        writeFileSync(
+          file,
+          `name: hanging\nbaseUrl: ${origin}/v1\nenvironment: development\nidentities:\n  full: { token: "\${PREFLIGHT_TOKEN}", scopes: all, workspaces: all }\nworkspaces: { primary: "1042", secondary: "1043" }\nbilling: { skuCode: sku-1 }\nrequestTimeoutMs: 600000\n${setting}`,
+        );
+        const run = await runCli(['--target', file, '--deadline', '600', '--out', join(dir, 'out')], {
+          env: { PREFLIGHT_TOKEN: TOKEN },
+          timeoutMs: 60_000,
+        });
+        expect(run.code, run.stderr).toBe(2);
+        // Both reads the profile allows, the second sent two seconds after the first: one wait in all.
+        expect(run.stderr).toContain(
+          `conformance: preflight: ${origin}/v1 gave no answer within ${seconds} s (GET ${origin}/v1/object-storage/buckets?workspace_id=1042, POST ${origin}/v1/billing/resource-eligibility?workspace_id=1042: not even a status line), so no rule was run.`,
+        );
+        expect(run.stderr).toMatch(/raise preflightTimeoutMs in the profile/);
+        // The wait, plus start-up and exit; never the request timeout or the deadline.
+        expect(run.lifetimeMs).toBeGreaterThanOrEqual(seconds * 1000);
+        expect(run.lifetimeMs).toBeLessThan(seconds * 1000 + 15_000);
+        expect(sockets.length).toBeGreaterThan(0);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+        expect(`${run.stdout}${run.stderr}`).not.toContain(TOKEN);
+        expect(run.stdout).not.toMatch(/PASS/);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 
   it('a correct target passes the preflight and runs its rules', async () => {
     const result = await runConformance({ rules: 'WS-1', depth: 1, reporters: [], print: () => undefined });

@@ -45,6 +45,16 @@ describe('the transport (node:http, kept-alive connections)', () => {
           setTimeout(() => res.end(bytes.subarray(12)), 10);
           return;
         }
+        if (req.url?.startsWith('/v1/big')) {
+          // 3 MiB of JSON in 64 KiB writes; `big-stall` stops after 2 MiB and never ends.
+          const stall = req.url.startsWith('/v1/big-stall');
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const piece = 'x'.repeat(64 * 1024);
+          res.write('"');
+          for (let i = 0; i < (stall ? 32 : 48); i++) res.write(piece);
+          if (!stall) res.end('"');
+          return;
+        }
         if (req.url?.startsWith('/v1/large')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write(`"${'x'.repeat(4096)}`);
@@ -117,6 +127,25 @@ describe('the transport (node:http, kept-alive connections)', () => {
     await expect(hanging).rejects.toBeInstanceOf(TransportError);
     await expect(hanging).rejects.toThrow(/no complete answer within 300 ms \(timeout/);
     expect(http.stats.timeouts).toBe(1);
+  });
+
+  it('reads bodies past a megabyte one at a time, whole, and never loses the lane to an abandoned read', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 1500, maxInFlight: 4 });
+    const get = (path: string, via = http) => via.send({ method: 'GET', path, query: [], headers: {} });
+    const together = await Promise.all([get('/big'), get('/big'), get('/big'), get('/big')]);
+    for (const exchange of together) expect(exchange.response.bodyText).toHaveLength(3 * 1024 * 1024 + 2);
+
+    // A body that stalls past a megabyte holds the lane until its timeout; a read waiting for the
+    // lane and abandoned meanwhile gives it back; the next large body is read whole.
+    const stalled = get('/big-stall');
+    const stop = new AbortController();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const abandoned = get('/big', http.scoped(stop.signal));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop.abort();
+    await expect(abandoned).rejects.toThrow(/the check was stopped/);
+    await expect(stalled).rejects.toThrow(/no complete answer within 1500 ms/);
+    expect((await get('/big')).response.bodyText).toHaveLength(3 * 1024 * 1024 + 2);
   });
 
   it('turns an answer that is not HTTP into a transport failure naming the parse error', async () => {

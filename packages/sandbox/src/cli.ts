@@ -184,16 +184,19 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = async () => {
+  const stop = async (why?: string) => {
     if (stopping) return;
     stopping = true;
     await listening.close();
     // The generated tokens die with the sandbox; a --profile-out file is the user's to keep.
     if (temporaryDirectory) rmSync(temporaryDirectory, { recursive: true, force: true });
-    console.log('Sandbox stopped.');
+    console.log(`Sandbox stopped${why ? `: ${why}` : ''}.`);
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+  // Killing `npx cloud-api-sandbox` must not leave a sandbox listening with nobody to stop it.
+  const { watchLauncher } = await import('./launcherWatch.js');
+  watchLauncher((launcher) => void stop(`${launcher.name} (pid ${launcher.pid}), which started it, is gone`));
 
   const replaced = replacing ? ', replaced the existing file' : '';
   console.log(`Cloud API sandbox (${sandbox.environment}) listening at ${listening.url}`);

@@ -108,7 +108,8 @@ export function compileSpecContract(doc: OpenApiDocument): SpecContract {
         key: parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name,
         required: parameter.required === true,
         example: typeof parameter.example === 'string' ? parameter.example : undefined,
-        validate: plainAjv.compile((parameter.schema ?? {}) as object),
+        // A parameter schema may be a `$ref` into the components (the idempotency key is).
+        validate: plainAjv.compile(rebaseRefs(parameter.schema ?? {}) as object),
       } satisfies ParameterContract;
     });
     let validateBody: ValidateFunction | undefined;

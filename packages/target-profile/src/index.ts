@@ -20,6 +20,8 @@ export {
   type NatRuleRef,
   type ProfileEnvironment,
   type ProfileResources,
+  type ProvisionCommand,
+  profileResourcesSchema,
   scopeNames,
   type TargetProfile,
   type TargetProfileSchema,
@@ -27,4 +29,10 @@ export {
   tokenPrefixes,
 } from './profileSchema.js';
 export { renderTargetProfileSchemaFile, targetProfileSchemaPath } from './schemaFile.js';
-export { fieldPath, ProfileValidationError, profileProblems, validateProfile } from './validateProfile.js';
+export {
+  fieldPath,
+  ProfileValidationError,
+  profileProblems,
+  resourcesProblems,
+  validateProfile,
+} from './validateProfile.js';

@@ -109,6 +109,31 @@ const ResourcesSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ProvisionSchema = Type.Object(
+  {
+    command: Type.Readonly(
+      ReadonlyArray(NonEmptyString(), {
+        minItems: 1,
+        description:
+          'The program and its arguments, run without a shell in the directory of the profile file. It prints one JSON object shaped like `resources` on stdout (its log lines go to stderr); that object replaces `resources` for the run.',
+      }),
+    ),
+    timeoutMs: Type.ReadonlyOptional(
+      Type.Integer({
+        minimum: 1000,
+        maximum: 3600000,
+        description:
+          'How long the command may take (default 120000, 2 minutes); past it the command is stopped and the run ends with exit 2.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A command run before each run to hand it fresh resources (throw-away GPU VMs, reserved IPs, ...), so that no run finds what an earlier run consumed.',
+  },
+);
+
 const WorkspacesSchema = Type.Object(
   {
     primary: Type.Readonly(WorkspaceId),
@@ -148,10 +173,19 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       otherEnvironmentToken: Type.ReadonlyOptional(NonEmptyString()),
       workspaces: Type.Readonly(WorkspacesSchema),
       resources: Type.ReadonlyOptional(ResourcesSchema),
+      provision: Type.ReadonlyOptional(ProvisionSchema),
       billing: Type.Readonly(BillingSchema),
       mutations: Type.ReadonlyOptional(Type.Boolean()),
       allowProduction: Type.ReadonlyOptional(Type.Boolean()),
       requestTimeoutMs: Type.ReadonlyOptional(Type.Integer({ minimum: 100, maximum: 600000 })),
+      preflightTimeoutMs: Type.ReadonlyOptional(
+        Type.Integer({
+          minimum: 100,
+          maximum: 600000,
+          description:
+            "How long the preflight, the run's first request, waits for the target to answer at all (connection and status line; default 10000, 10 s). A target that accepts connections but does not answer within it stops the run with exit 2 instead of holding every check until the deadline.",
+        }),
+      ),
       rateLimitPerSecond: Type.ReadonlyOptional(Type.Number({ exclusiveMinimum: 0 })),
       concurrency: Type.ReadonlyOptional(
         Type.Integer({
@@ -164,9 +198,9 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       maxResponseBytes: Type.ReadonlyOptional(
         Type.Integer({
           minimum: 1024,
-          maximum: 67108864,
+          maximum: 268435456,
           description:
-            'Largest response body the suite reads (default 1048576, 1 MiB); a larger answer fails its check and the connection is dropped.',
+            "Largest response body the suite reads (default 67108864, 64 MiB; at most 256 MiB). Past it the suite stops reading and drops the connection, and the check is inconclusive, naming this limit: it is the suite's, not the document's, which sets none.",
         }),
       ),
       strict: Type.ReadonlyOptional(
@@ -207,6 +241,14 @@ export interface NatRuleRef extends Static<typeof NatRuleRefSchema> {}
 
 /** Resources of the primary workspace that checks read or consume. */
 export interface ProfileResources extends Static<typeof ResourcesSchema> {}
+
+/** The command that hands each run fresh resources (see `provision` in the JSON Schema). */
+export interface ProvisionCommand extends Static<typeof ProvisionSchema> {}
+
+/** The schema of the `resources` section alone: what a provision command must print. */
+export function profileResourcesSchema(): TargetProfileSchema['properties']['resources'] {
+  return targetProfileSchema().properties.resources;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { LOOKS_LIKE_TOKEN, printableKey } from './fieldNames.js';
 import {
   type ProfileEnvironment,
+  profileResourcesSchema,
   scopeNames,
   type TargetProfile,
   targetProfileSchema,
@@ -23,16 +24,26 @@ export class ProfileValidationError extends Error {
 }
 
 let compiled: ValidateFunction | undefined;
+let compiledResources: ValidateFunction | undefined;
 
-/** The ajv (draft 2020-12) validator compiled from targetProfileSchema(), once per process. */
+/** An ajv (draft 2020-12) validator of `schema`, with the options every message below relies on. */
+function compile(schema: object): ValidateFunction {
+  // validateSchema: false skips compiling the draft 2020-12 meta-schema (half the cost of this
+  // compile); test/schemaFile.test.ts checks the schema against it with ajv in strict mode.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  return ajv.compile(schema);
+}
+
+/** The validator compiled from targetProfileSchema(), once per process. */
 function validator(): ValidateFunction {
-  if (!compiled) {
-    // validateSchema: false skips compiling the draft 2020-12 meta-schema (half the cost of this
-    // compile); test/schemaFile.test.ts checks the schema against it with ajv in strict mode.
-    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
-    compiled = ajv.compile(targetProfileSchema());
-  }
+  compiled ??= compile(targetProfileSchema());
   return compiled;
+}
+
+/** The validator of the `resources` section alone, compiled only when a provision command's output is read. */
+function resourcesValidator(): ValidateFunction {
+  compiledResources ??= compile(profileResourcesSchema());
+  return compiledResources;
 }
 
 /** `/identities/full/scopes/2` → `identities.full.scopes[2]` (a key that looks like a token is masked). */
@@ -176,6 +187,23 @@ export function profileProblems(candidate: unknown): string[] {
     return [...new Set(mostSpecific(validate.errors ?? []).map((e) => describe(e, scopes)))];
   }
   return crossFieldProblems(candidate as TargetProfile);
+}
+
+/**
+ * Every problem of a candidate `resources` section (what a provision command prints), each named
+ * as the profile field it would be (`resources.deletableGpuVmIds[0]: must be string, got number`);
+ * empty when it is valid.
+ */
+export function resourcesProblems(candidate: unknown): string[] {
+  const validate = resourcesValidator();
+  if (validate(candidate)) return [];
+  return [
+    ...new Set(
+      mostSpecific(validate.errors ?? []).map((error) =>
+        describe({ ...error, instancePath: `/resources${error.instancePath}` }, []),
+      ),
+    ),
+  ];
 }
 
 /** The candidate as a TargetProfile, or a ProfileValidationError naming every wrong field. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,7 @@ describe('every profile the repository ships', () => {
   it.each([
     'packages/conformance/profiles/prism.yaml',
     'packages/conformance/profiles/staging.example.yaml',
+    'packages/conformance/profiles/staging.provisioned.example.yaml',
     'packages/sandbox/profiles/sandbox.example.yaml',
   ])('%s is valid', (file) => {
     const path = `${repositoryRoot}${file}`;
@@ -76,5 +77,13 @@ describe('every profile the repository ships', () => {
     const env = environmentFor(path);
     expect(Object.keys(env)).toContain('STAGING_TOKEN_FULL');
     expect(loadProfileFile(path, { env }).concurrency).toBe(4);
+  });
+
+  it('the provisioned staging example runs its provision command on the pool shipped beside it', () => {
+    const path = `${repositoryRoot}packages/conformance/profiles/staging.provisioned.example.yaml`;
+    const { provision } = loadProfileFile(path, { env: environmentFor(path) });
+    expect(provision?.command).toEqual(['node', 'provision.example.mjs', 'resource-pool.example.json']);
+    for (const file of provision?.command.slice(1) ?? [])
+      expect(existsSync(`${repositoryRoot}packages/conformance/profiles/${file}`), file).toBe(true);
   });
 });

@@ -3,7 +3,13 @@
 // were written against (readonly everywhere, optional keys without `| undefined`), so their code
 // compiles unchanged. A difference in any property, modifier or array mutability fails tsc here.
 import { expectTypeOf } from 'vitest';
-import type { Identity, NatRuleRef, ProfileResources, TargetProfile } from '../src/index.js';
+import type {
+  Identity,
+  NatRuleRef,
+  ProfileResources,
+  ProvisionCommand,
+  TargetProfile,
+} from '../src/index.js';
 
 interface ExpectedIdentity {
   readonly token: string;
@@ -25,6 +31,11 @@ interface ExpectedResources {
   readonly releasableReservedIpIds?: readonly string[];
 }
 
+interface ExpectedProvisionCommand {
+  readonly command: readonly string[];
+  readonly timeoutMs?: number;
+}
+
 interface ExpectedTargetProfile {
   readonly $schema?: string;
   readonly name: string;
@@ -39,10 +50,12 @@ interface ExpectedTargetProfile {
     readonly billingDenied?: string;
   };
   readonly resources?: ExpectedResources;
+  readonly provision?: ExpectedProvisionCommand;
   readonly billing: { readonly skuCode: string };
   readonly mutations?: boolean;
   readonly allowProduction?: boolean;
   readonly requestTimeoutMs?: number;
+  readonly preflightTimeoutMs?: number;
   readonly rateLimitPerSecond?: number;
   readonly concurrency?: number;
   readonly maxResponseBytes?: number;
@@ -53,4 +66,5 @@ interface ExpectedTargetProfile {
 expectTypeOf<Identity>().toEqualTypeOf<ExpectedIdentity>();
 expectTypeOf<NatRuleRef>().toEqualTypeOf<ExpectedNatRuleRef>();
 expectTypeOf<ProfileResources>().toEqualTypeOf<ExpectedResources>();
+expectTypeOf<ProvisionCommand>().toEqualTypeOf<ExpectedProvisionCommand>();
 expectTypeOf<TargetProfile>().toEqualTypeOf<ExpectedTargetProfile>();

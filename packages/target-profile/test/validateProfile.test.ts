@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ProfileValidationError, profileProblems, scopeNames, validateProfile } from '../src/index.js';
+import {
+  ProfileValidationError,
+  profileProblems,
+  resourcesProblems,
+  scopeNames,
+  validateProfile,
+} from '../src/index.js';
 
 const minimal = {
   name: 'unit',
@@ -31,11 +37,13 @@ const complete = {
   mutations: true,
   allowProduction: false,
   requestTimeoutMs: 10_000,
+  preflightTimeoutMs: 5_000,
   rateLimitPerSecond: 20,
   concurrency: 4,
   maxResponseBytes: 1_048_576,
   strict: true,
   unsupportedRules: [{ id: 'IDEM-2', reason: 'no idempotency store yet' }],
+  provision: { command: ['node', 'provision.mjs', '--pool', 'pool.json'], timeoutMs: 60_000 },
 };
 
 const withIdentity = (identity: Record<string, unknown>) => ({
@@ -53,7 +61,11 @@ describe('validateProfile: the schema', () => {
     expect(profileProblems({ ...minimal, concurrency: 1, strict: false, maxResponseBytes: 1024 })).toEqual(
       [],
     );
-    expect(profileProblems({ ...minimal, concurrency: 32, maxResponseBytes: 67_108_864 })).toEqual([]);
+    expect(profileProblems({ ...minimal, concurrency: 32, maxResponseBytes: 268_435_456 })).toEqual([]);
+    // A JavaScript string holds at most about 512 MiB: a larger limit could never be read whole.
+    expect(profileProblems({ ...minimal, maxResponseBytes: 268_435_457 })).toEqual([
+      'maxResponseBytes: must be <= 268435456',
+    ]);
     expect(profileProblems({ ...minimal, concurrency: 0 })).toEqual(['concurrency: must be >= 1']);
     expect(profileProblems({ ...minimal, concurrency: 33 })).toEqual(['concurrency: must be <= 32']);
     expect(profileProblems({ ...minimal, concurrency: 2.5 })).toEqual([
@@ -63,6 +75,43 @@ describe('validateProfile: the schema', () => {
       'maxResponseBytes: must be >= 1024',
     ]);
     expect(profileProblems({ ...minimal, strict: 'yes' })).toEqual(['strict: must be boolean, got string']);
+    expect(profileProblems({ ...minimal, preflightTimeoutMs: 99 })).toEqual([
+      'preflightTimeoutMs: must be >= 100',
+    ]);
+  });
+
+  it('accepts a provision command as a non-empty argv list with an optional timeout, and names what is wrong', () => {
+    expect(profileProblems({ ...minimal, provision: { command: ['./provision'] } })).toEqual([]);
+    expect(profileProblems({ ...minimal, provision: { command: [] } })).toEqual([
+      'provision.command: must NOT have fewer than 1 items',
+    ]);
+    expect(profileProblems({ ...minimal, provision: { command: 'node provision.mjs' } })).toEqual([
+      'provision.command: must be array, got string',
+    ]);
+    expect(profileProblems({ ...minimal, provision: { command: ['node', ''] } })).toEqual([
+      'provision.command[1]: must NOT have fewer than 1 characters',
+    ]);
+    expect(profileProblems({ ...minimal, provision: { command: ['x'], timeoutMs: 10 } })).toEqual([
+      'provision.timeoutMs: must be >= 1000',
+    ]);
+    expect(profileProblems({ ...minimal, provision: { run: ['x'] } })[0]).toMatch(
+      /^provision: missing required field "command"/,
+    );
+  });
+
+  it('checks what a provision command prints as a resources section, naming each field as in a profile', () => {
+    expect(resourcesProblems(complete.resources)).toEqual([]);
+    expect(resourcesProblems({})).toEqual([]);
+    expect(resourcesProblems([])).toEqual(['resources: must be object, got array']);
+    expect(resourcesProblems({ deletableGpuVmIds: ['vm-1', 7] })).toEqual([
+      'resources.deletableGpuVmIds[1]: must be string, got number',
+    ]);
+    expect(resourcesProblems({ natRules: [{ vpcId: 'v', natGatewayId: 'n' }] })).toEqual([
+      'resources.natRules[0]: missing required field "ruleId"',
+    ]);
+    expect(resourcesProblems({ deletableVms: ['vm-1'] })[0]).toMatch(
+      /^resources: unknown field "deletableVms" \(.*the fields allowed here are gpuVmIds, deletableGpuVmIds, restoreIds, natRules, releasableReservedIpIds\)$/,
+    );
   });
 
   it('names a missing field, and an unknown one with the fields allowed there', () => {
@@ -134,7 +183,7 @@ describe('validateProfile: the schema', () => {
       ...profileProblems({ ...minimal, environment: token }),
     ];
     expect(problems).toContain(
-      '(root): unknown field (a key that looks like a token) (check its spelling against schema/target-profile.schema.json; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, billing, mutations, allowProduction, requestTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)',
+      '(root): unknown field (a key that looks like a token) (check its spelling against schema/target-profile.schema.json; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)',
     );
     expect(problems).toContain(
       'identities.(a key that looks like a token).scopes: "x" must be "all" or a list',

@@ -170,8 +170,14 @@ function replayTarget(
 
 /** ` (SIGHUP)` when the caller aborted with the signal's name as the reason (the CLI does). */
 function signalName(signal: AbortSignal | undefined): string {
+  const name = signalOf(signal);
+  return name ? ` (${name})` : '';
+}
+
+/** The signal's name when the caller aborted with it as the reason (`SIGHUP`), else undefined. */
+function signalOf(signal: AbortSignal | undefined): string | undefined {
   const reason: unknown = signal?.reason;
-  return typeof reason === 'string' && /^SIG[A-Z]+$/.test(reason) ? ` (${reason})` : '';
+  return typeof reason === 'string' && /^SIG[A-Z]+$/.test(reason) ? reason : undefined;
 }
 
 const refOf = (check: { rule: string; title: string }): CheckRef => ({
@@ -244,6 +250,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         runDir: outDir,
         runId,
         ...(settings.replay ? { replay: settings.replay } : {}),
+        // Before anything is provisioned: a wrong base URL stops the run having created nothing.
+        preflight: async (session) => {
+          if (!stopRun.signal.aborted) await preflight(session, redactor.redact(session.profile.baseUrl));
+        },
+        notice: (line) => (options.progress ?? rawPrint)(redactor.redact(line)),
       },
       redactor,
       wantsExchanges
@@ -278,7 +289,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           ),
         );
     }
-    if (!stopRun.signal.aborted) await preflight(session, redactor.redact(target.profile.baseUrl));
     emit({
       type: 'run-start',
       target: redactor.redact(target.profile.name),
@@ -335,6 +345,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const incompleteReasons = incompleteReasonsOf(
       {
         interrupted,
+        interruptedBy: signalOf(options.signal),
         deadlineReached,
         deadlineSeconds,
         replayNotRun: settings.replay !== undefined && results.length === 0,
@@ -353,7 +364,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         seed: session.seed,
         depth: session.depth,
         concurrency: session.concurrency,
-        profile: redactProfile(target.profile, redactor),
+        // The profile the run used: with the resources a provision command handed it.
+        profile: redactProfile(session.profile, redactor),
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
         ...(options.shard ? { shard: options.shard } : {}),

@@ -1,8 +1,16 @@
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
-import { type Exchange, ResponseTooLargeError, TransportError } from '../transport/exchange.js';
+import {
+  type Exchange,
+  NoAnswerError,
+  ResponseTooLargeError,
+  TransportError,
+} from '../transport/exchange.js';
 import { RunSetupError } from './runSetupError.js';
+
+/** How long the preflight waits for a first answer unless the profile says (`preflightTimeoutMs`). */
+export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
 
 /**
  * Read-only operations that answer a documented success to the broadest identity, in the order
@@ -55,49 +63,112 @@ function judged(exchange: Exchange, operationId: string): 'api' | 'unsure' | { r
   return 'api';
 }
 
+/** After this long without an answer to one read, the preflight sends its other reads too. */
+const HEDGE_AFTER_MS = 2_000;
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What one read of the preflight got: an answer, no answer at all in time, or another failure. */
+type Attempt =
+  | { readonly kind: 'answer'; readonly exchange: Exchange }
+  | { readonly kind: 'no-answer'; readonly error: NoAnswerError }
+  | { readonly kind: 'failed' };
+
 /**
  * Before any rule: the base URL must answer one documented read with the broadest identity in a
  * way only the API could (not 404 everywhere, not HTML, not a redirect to a login page), or no
- * rule subset may run against it. A target that gives no answer at all is left to the run, which
- * reports it incomplete.
+ * rule subset may run against it. A target that accepts connections but answers none of these
+ * reads within `preflightTimeoutMs` is stopped here too, rather than costing every check its
+ * request timeout until the deadline. A read without an answer after two seconds has the others sent
+ * beside it, so such a target costs one wait, not one per read, and a target where only one
+ * operation hangs still runs. A target that refuses or resets connections is left to the run, which reports it
+ * incomplete, naming what happened.
  */
 export async function preflight(session: Session, baseUrl: string): Promise<void> {
+  const answerWithinMs = session.profile.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
+  const hedgeMs = Math.min(HEDGE_AFTER_MS, answerWithinMs / 2);
+  const reads = CANDIDATES.flatMap((candidate) => {
+    if (candidate.operationId === 'getCloudVmSnapshotRestore' && !session.plan.restore) return [];
+    try {
+      return [{ candidate, token: session.fullToken(candidate.scope) }];
+    } catch (error) {
+      if (error instanceof SkipSignal) return [];
+      throw error;
+    }
+  });
+  const send = async ({ candidate, token }: (typeof reads)[number]): Promise<Attempt> => {
+    try {
+      const exchange = await session.http.send(
+        operationRequest(session.operation(candidate.operationId), session, 'positive', { token }),
+        { answerWithinMs },
+      );
+      return { kind: 'answer', exchange };
+    } catch (error) {
+      if (error instanceof NoAnswerError) return { kind: 'no-answer', error };
+      if (error instanceof TransportError || error instanceof ResponseTooLargeError)
+        return { kind: 'failed' };
+      throw error;
+    }
+  };
+  // The preflight's own waits are not among the run's timeouts, which stop sending after three.
+  const timeoutsBefore = session.http.stats.timeouts;
+  const started = new Map<number, Promise<Attempt>>();
+  const unanswered: NoAnswerError[] = [];
   const tried: string[] = [];
   let refusals = 0;
-  for (const candidate of CANDIDATES) {
-    let token: string;
-    try {
-      token = session.fullToken(candidate.scope);
-    } catch (error) {
-      if (error instanceof SkipSignal) continue;
-      throw error;
-    }
-    if (candidate.operationId === 'getCloudVmSnapshotRestore' && !session.plan.restore) continue;
-    let exchange: Exchange;
-    const timeoutsBefore = session.http.stats.timeouts;
-    try {
-      exchange = await session.http.send(
-        operationRequest(session.operation(candidate.operationId), session, 'positive', { token }),
-      );
-    } catch (error) {
-      // No usable answer (none at all, or one too large to read) shows nothing about the URL: the
-      // run goes on and reports what the checks get. The preflight's own wait is not one of the
-      // run's timeouts, which stop sending after three.
-      if (error instanceof TransportError || error instanceof ResponseTooLargeError) {
-        session.http.stats.timeouts = timeoutsBefore;
-        return;
+  try {
+    const startRest = (after: number): void => {
+      for (const [later, next] of reads.entries())
+        if (later > after && !started.has(later)) {
+          const attempt = send(next);
+          // Awaited in order below, or not at all once an earlier read decides: never unobserved.
+          attempt.catch(() => undefined);
+          started.set(later, attempt);
+        }
+    };
+    for (const [index, read] of reads.entries()) {
+      const pending = started.get(index) ?? send(read);
+      // A read of the API answers well within two seconds: one that has not by then may never, and
+      // the others are sent beside it, so a target that answers nothing costs one wait in all.
+      if (index < reads.length - 1 && !started.has(index + 1) && !(await settlesWithin(pending, hedgeMs)))
+        startRest(index);
+      const attempt = await pending;
+      if (attempt.kind === 'no-answer') {
+        unanswered.push(attempt.error);
+        startRest(index);
+        continue;
       }
-      throw error;
+      // No usable answer (reset, refused, too large to read) shows nothing about the URL: the run
+      // goes on and reports what the checks get.
+      if (attempt.kind === 'failed') return;
+      const { exchange } = attempt;
+      const verdict = judged(exchange, read.candidate.operationId);
+      if (verdict === 'api') return;
+      tried.push(
+        `${exchange.request.method} ${session.redactor.redact(exchange.url)} answered ${described(exchange)}${verdict === 'unsure' ? ' (the restore may be gone)' : `; ${verdict.why}`}`,
+      );
+      if (verdict !== 'unsure') refusals++;
+      // A refused token is the profile's business: another operation would only repeat it.
+      if (exchange.response.status === 401 || exchange.response.status === 403) break;
     }
-    const verdict = judged(exchange, candidate.operationId);
-    if (verdict === 'api') return;
-    tried.push(
-      `${exchange.request.method} ${session.redactor.redact(exchange.url)} answered ${described(exchange)}${verdict === 'unsure' ? ' (the restore may be gone)' : `; ${verdict.why}`}`,
-    );
-    if (verdict !== 'unsure') refusals++;
-    // A refused token is the profile's business: another operation would only repeat it.
-    if (exchange.response.status === 401 || exchange.response.status === 403) break;
+    // Reads started together and not looked at: let none of them end unobserved.
+    await Promise.allSettled(started.values());
+  } finally {
+    session.http.stats.timeouts = timeoutsBefore;
   }
+  if (unanswered.length > 0 && tried.length === 0)
+    throw noAnswerError(session, baseUrl, unanswered, answerWithinMs);
   // Only a 404 for a named resource: nothing shows the URL is wrong, and nothing that it is right.
   if (tried.length > 0 && refusals === 0) return;
   if (tried.length === 0)
@@ -106,5 +177,24 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
     );
   throw new RunSetupError(
     `preflight: ${baseUrl} does not answer like the API, so no rule was run. ${tried.join(' ')} Check baseUrl (it must end with the API's /v1) and the tokens.`,
+  );
+}
+
+/** The base URL answered none of the reads at all: which, how long it was given, and what to do. */
+function noAnswerError(
+  session: Session,
+  baseUrl: string,
+  unanswered: readonly NoAnswerError[],
+  answerWithinMs: number,
+): RunSetupError {
+  const waitedMs = Math.max(...unanswered.map((error) => error.waitedMs));
+  const reads = unanswered.map((error) => `${error.method} ${session.redactor.redact(error.url)}`).join(', ');
+  // The request timeout bounds the preflight's wait too, when it is the shorter.
+  const raise =
+    waitedMs < answerWithinMs
+      ? 'raise requestTimeoutMs in the profile (it bounds the preflight too)'
+      : 'raise preflightTimeoutMs in the profile';
+  return new RunSetupError(
+    `preflight: ${baseUrl} gave no answer within ${waitedMs / 1000} s (${reads}: not even a status line), so no rule was run. Check baseUrl (host, port, a proxy or firewall that swallows requests); if the target is only slow to answer its first requests, ${raise}.`,
   );
 }

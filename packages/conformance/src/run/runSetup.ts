@@ -8,7 +8,7 @@ import { createSession, type Session } from '../session/session.js';
 import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
 import { createResponseValidator } from '../spec/responseValidator.js';
 import { createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
-import { redactProfile, type TargetProfile } from '../targetProfile/index.js';
+import { type ProfileResources, redactProfile, type TargetProfile } from '../targetProfile/index.js';
 import {
   productionGuard,
   type ResolvedTarget,
@@ -23,6 +23,7 @@ import type { CheckRunEnvironment } from './checkRunner.js';
 import { shellQuoted } from './invocation.js';
 import type { CreatedRecord } from './outcome.js';
 import { effectiveConcurrency } from './plan.js';
+import { provisionResources } from './provisionResources.js';
 import type { RecordedTarget, ReplayCase } from './replayFile.js';
 
 export interface RunSettings extends TargetChoice {
@@ -38,6 +39,13 @@ export interface RunSettings extends TargetChoice {
   readonly runId?: string;
   /** How the user runs the CLI, for the replay commands printed with failures. */
   readonly invocation?: string;
+  /**
+   * Run with the session on the profile's own resources, before its provision command: the
+   * engine's preflight, so nothing is provisioned for a base URL that does not serve the API.
+   */
+  readonly preflight?: (session: Session) => Promise<void>;
+  /** Lines for the user while the run is prepared (a provision command's stderr), already redacted. */
+  readonly notice?: (line: string) => void;
 }
 
 /** A started target and the session its checks share; `close` stops what was started. */
@@ -90,18 +98,25 @@ export async function prepareRun(
       ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
       ...(profile.maxResponseBytes ? { maxResponseBytes: profile.maxResponseBytes } : {}),
     });
-    const session = createSession({
-      profile,
-      targetKind: target.kind,
-      http,
-      plan: planResources(profile),
-      validator,
-      redactor,
-      coverage,
-      depth: settings.replay?.depth ?? settings.depth,
-      seed: settings.replay?.seed ?? settings.seed,
-      concurrency,
-    });
+    const sessionOn = (runProfile: TargetProfile): Session =>
+      createSession({
+        profile: runProfile,
+        targetKind: target.kind,
+        http,
+        plan: planResources(runProfile),
+        validator,
+        redactor,
+        coverage,
+        depth: settings.replay?.depth ?? settings.depth,
+        seed: settings.replay?.seed ?? settings.seed,
+        concurrency,
+      });
+    let session = sessionOn(profile);
+    await settings.preflight?.(session);
+    if (profile.provision) {
+      const resources = await provisioned(profile, target.directory, settings, redactor);
+      session = sessionOn({ ...profile, resources });
+    }
     const created: CreatedRecord[] = [];
     const recorded = recordedTargetOf(settings, profile, redactor);
     const environment: CheckRunEnvironment = {
@@ -150,6 +165,36 @@ export async function prepareRun(
     await target.running?.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** The resources the profile's provision command hands this run, said in one line. */
+async function provisioned(
+  profile: TargetProfile,
+  directory: string,
+  settings: RunSettings,
+  redactor: SecretRedactor,
+): Promise<ProfileResources> {
+  const notice = settings.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const started = performance.now();
+  const resources = await provisionResources({
+    profile,
+    cwd: directory,
+    env: settings.env ?? process.env,
+    redactor,
+    signal: settings.signal,
+    runId: settings.runId,
+    onStderrLine: (line) => notice(`provision: ${line}`),
+  });
+  const counts = Object.entries(resources)
+    .map(([field, list]) => `${(list as readonly unknown[]).length} ${field}`)
+    .join(', ');
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  notice(
+    redactor.redact(
+      `provision: this run uses the resources its command handed out (${counts || 'none'}; ${seconds} s)`,
+    ),
+  );
+  return resources;
 }
 
 /** What a replay file records for a run given a profile object rather than a file. */

@@ -133,6 +133,8 @@ export function gateOf(strict: boolean, rules: readonly RuleOutcome[]): GateOutc
 /** How the run itself ended, beyond its checks' states. */
 export interface RunEnding {
   readonly interrupted: boolean;
+  /** The signal that interrupted it, when the caller named one (the CLI does): `SIGHUP`. */
+  readonly interruptedBy?: string | undefined;
   readonly deadlineReached: boolean;
   readonly deadlineSeconds: number;
   /** A replay whose check did not run at all. */
@@ -143,7 +145,9 @@ export interface RunEnding {
 export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutcome[]): string[] {
   const unfinished = tests.filter((t) => t.state === 'incomplete').length;
   return [
-    ...(ending.interrupted ? ['the run was interrupted (Ctrl-C or SIGTERM)'] : []),
+    ...(ending.interrupted
+      ? [`the run was interrupted (${ending.interruptedBy ?? 'Ctrl-C or SIGTERM'})`]
+      : []),
     ...(ending.deadlineReached && !ending.interrupted
       ? [`the run deadline (--deadline ${ending.deadlineSeconds} s) passed before every check finished`]
       : []),

@@ -9,6 +9,8 @@ export {
   type NatRuleRef,
   type ProfileResources,
   ProfileValidationError,
+  type ProvisionCommand,
+  resourcesProblems,
   ShortSecretError,
   scopeNames,
   type TargetProfile,

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TargetKind } from '../ruleCatalogue/index.js';
 import { RunSetupError } from '../run/runSetupError.js';
@@ -15,6 +15,8 @@ export interface ResolvedTarget {
   readonly kind: TargetKind;
   /** What the run started and must stop (the embedded sandbox, Prism). */
   readonly running?: RunningTarget;
+  /** The directory of the profile file, where its provision command runs (a profile object: the working directory). */
+  readonly directory: string;
 }
 
 export interface TargetChoice {
@@ -36,7 +38,7 @@ export async function resolveTarget(choice: TargetChoice, redactor: SecretRedact
   const target = choice.target ?? 'sandbox';
   if (choice.profile) {
     redactor.add(...profileSecrets(choice.profile));
-    return { profile: choice.profile, kind: 'real' };
+    return { profile: choice.profile, kind: 'real', directory: process.cwd() };
   }
   if (target === 'sandbox') {
     const sandbox = await loadSandboxModule();
@@ -46,15 +48,29 @@ export async function resolveTarget(choice: TargetChoice, redactor: SecretRedact
       fault: choice.sandboxFault,
       variant: choice.sandboxVariant,
     });
-    return { profile: { ...base, baseUrl: running.baseUrl }, kind: 'sandbox', running };
+    return {
+      profile: { ...base, baseUrl: running.baseUrl },
+      kind: 'sandbox',
+      running,
+      directory: process.cwd(),
+    };
   }
   if (target === 'prism') {
     const profile = loadProfileFile(join(packageRoot, 'profiles', 'prism.yaml'), choice.env, redactor);
     const running = await startPrismTarget(choice.signal);
-    return { profile: { ...profile, baseUrl: running.baseUrl }, kind: 'prism', running };
+    return {
+      profile: { ...profile, baseUrl: running.baseUrl },
+      kind: 'prism',
+      running,
+      directory: join(packageRoot, 'profiles'),
+    };
   }
   const profile = loadProfileFile(target, choice.env, redactor);
-  return { profile, kind: profile.name === 'prism' ? 'prism' : 'real' };
+  return {
+    profile,
+    kind: profile.name === 'prism' ? 'prism' : 'real',
+    directory: dirname(resolve(target)),
+  };
 }
 
 /** A production profile runs only when the profile and the command line both allow it. */

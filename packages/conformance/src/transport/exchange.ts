@@ -44,6 +44,22 @@ export class TransportError extends Error {
 }
 
 /**
+ * Not even a status line came back within the wait a caller asked for (`answerWithinMs`): the
+ * connection was never accepted, or was accepted and never answered. The preflight asks for it,
+ * so a hanging base URL stops the run at once instead of after every check's timeouts.
+ */
+export class NoAnswerError extends TransportError {
+  constructor(
+    url: string,
+    method: string,
+    readonly waitedMs: number,
+  ) {
+    super(url, method, `no answer within ${waitedMs / 1000} s (not even a status line)`);
+    this.name = 'NoAnswerError';
+  }
+}
+
+/**
  * The target's answer was larger than the profile's `maxResponseBytes`. Reading stopped there and
  * the connection was dropped. The limit is the suite's own, not the document's: a check it stops is
  * inconclusive, never failed.

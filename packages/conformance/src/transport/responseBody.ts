@@ -1,11 +1,26 @@
 import type { IncomingMessage } from 'node:http';
+import type { InFlightLimit } from './inFlightLimit.js';
+
+/**
+ * Bodies up to this size are read side by side; past it a body must hold the run's large-body
+ * lane. The API's records are a few hundred bytes; only a list (the buckets) may be larger.
+ */
+export const SMALL_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads a body up to `limit` bytes; resolves `undefined` past it, having destroyed the stream,
- * which drops the connection, so a target sending gigabytes costs the run one limit's worth of
- * memory. Rejects on a stream error (a reset mid-body).
+ * which drops the connection. Rejects on a stream error (a reset mid-body).
+ *
+ * Memory: past SMALL_BODY_BYTES a body is read only while it holds `largeBodies` (one at a time):
+ * the others pause, and TCP holds their bytes on the target's side. So however many requests are
+ * in flight, a run holds at most one large body and a megabyte of each other one; a target sending
+ * gigabytes to every request costs the run one `limit`, not concurrency times it.
  */
-export function readCapped(body: IncomingMessage, limit: number): Promise<string | undefined> {
+export function readCapped(
+  body: IncomingMessage,
+  limit: number,
+  largeBodies?: InFlightLimit,
+): Promise<string | undefined> {
   if (Number(body.headers['content-length'] ?? 0) > limit) {
     body.destroy();
     return Promise.resolve(undefined);
@@ -13,19 +28,54 @@ export function readCapped(body: IncomingMessage, limit: number): Promise<string
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    // The lane: not asked for, waited for, held, or given back (the body ended or was dropped).
+    let lane: 'none' | 'waiting' | 'held' | 'done' = 'none';
+    const giveBack = (): void => {
+      if (lane === 'held') largeBodies?.release();
+      // A wait still pending gives the lane back as soon as it is granted.
+      lane = 'done';
+    };
+    const askForLane = (): void => {
+      if (!largeBodies || lane !== 'none') return;
+      const granted = largeBodies.acquire();
+      if (!granted) {
+        lane = 'held';
+        return;
+      }
+      lane = 'waiting';
+      body.pause();
+      void granted.then(() => {
+        if (lane === 'done') {
+          largeBodies.release();
+          return;
+        }
+        lane = 'held';
+        body.resume();
+      });
+    };
     body.on('data', (chunk: Buffer) => {
       total += chunk.byteLength;
       if (total > limit) {
+        giveBack();
+        chunks.length = 0;
         body.destroy();
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
+      if (total > SMALL_BODY_BYTES) askForLane();
     });
-    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.on('error', reject);
+    body.on('end', () => {
+      giveBack();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    body.on('error', (error) => {
+      giveBack();
+      reject(error);
+    });
     // Closed before its end without an error (the connection went away mid-body): no answer.
     body.on('close', () => {
+      giveBack();
       if (!body.complete)
         reject(
           Object.assign(new Error('the connection closed before the answer was complete'), {

@@ -1,7 +1,7 @@
 import type { Agent } from 'node:http';
 import { retryAfterMs as askedRetryAfterMs } from '@cloud-api/client';
 import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
-import { RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
+import { NoAnswerError, RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
 import { createInFlightLimit } from './inFlightLimit.js';
 import { createPacer } from './pacer.js';
 import { flatHeaders, readCapped } from './responseBody.js';
@@ -25,11 +25,30 @@ export interface TargetHttpOptions {
   readonly agent?: Agent;
 }
 
-/** The API answers single JSON records: 1 MiB is far above any of them and keeps 50 kept exchanges small. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * The document sets no size limit and shows no pagination, so a list (the buckets) may rightly be
+ * megabytes: 64 MiB is far above any answer a correct target sends, and still bounds memory (large
+ * bodies are read one at a time, see responseBody.ts). Past it, the check is inconclusive and names
+ * maxResponseBytes.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** The exchanges kept for failure reports: at most 50, and beyond the latest, at most this many body bytes. */
+const KEPT_EXCHANGES = 50;
+const KEPT_BODY_CHARS = 4 * 1024 * 1024;
+
+/** How one request may be sent differently from the run's others. */
+export interface SendOptions {
+  /**
+   * Give up when no status line has come back this long after sending (a NoAnswerError), however
+   * long the request timeout: the preflight's short wait for a target that accepts connections
+   * and never answers.
+   */
+  readonly answerWithinMs?: number;
+}
 
 export interface TargetHttp {
-  send(request: ApiRequest): Promise<Exchange>;
+  send(request: ApiRequest, sendOptions?: SendOptions): Promise<Exchange>;
   /**
    * Sends a request built elsewhere (the client package under test) under the same rules as
    * `send`: profile origin only, paced, bounded in time, `429 Retry-After` honoured.
@@ -118,6 +137,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const wire = createWireClient({ agent: options.agent });
   const pacer = createPacer(options.rateLimitPerSecond);
   const slots = createInFlightLimit(options.maxInFlight ?? 1);
+  // One body past a megabyte read at a time (responseBody.ts): memory stays near one limit.
+  const largeBodies = createInFlightLimit(1);
   const breaker = options.timeoutBreaker ?? 3;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const stats = {
@@ -130,12 +151,18 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   let lastTimeoutAt = Number.NEGATIVE_INFINITY;
   const inFlight = new Set<WireCall>();
   let log: Exchange[] = [];
+  let keptChars = 0;
 
-  async function once(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function once(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions,
+  ) {
     const waited = slots.acquire();
     if (waited) await waited;
     try {
-      return await sendNow(request, scope, stopped);
+      return await sendNow(request, scope, stopped, sendOptions);
     } finally {
       slots.release();
     }
@@ -145,6 +172,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     request: Outgoing,
     scope: Set<WireCall> | undefined,
     stopped: () => boolean,
+    { answerWithinMs }: SendOptions,
   ): Promise<ApiResponse> {
     const { method, href } = request;
     if (stopped()) throw new TransportError(href, method, STOPPED);
@@ -180,11 +208,23 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       },
       Math.max(1, Math.min(options.requestTimeoutMs, untilDeadline)),
     );
+    // A shorter wait for the status line alone, when asked; the deadline still comes first.
+    let answered = false;
+    let noAnswer = false;
+    const firstByteTimer =
+      answerWithinMs !== undefined && answerWithinMs < Math.min(options.requestTimeoutMs, untilDeadline)
+        ? setTimeout(() => {
+            noAnswer = true;
+            call.cancel(new Cancelled('timeout'));
+          }, answerWithinMs)
+        : undefined;
     inFlight.add(call);
     scope?.add(call);
     try {
       const answer = await call.answer;
-      const bodyText = await readCapped(answer.body, maxResponseBytes);
+      answered = true;
+      clearTimeout(firstByteTimer);
+      const bodyText = await readCapped(answer.body, maxResponseBytes, largeBodies);
       if (bodyText === undefined)
         throw new ResponseTooLargeError(href, method, answer.status, maxResponseBytes);
       let json: unknown;
@@ -208,6 +248,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
+      // No status line within the wait asked for (or within the request timeout, when that is
+      // shorter): said as such, and not one of the run's timeouts.
+      if (noAnswer) throw new NoAnswerError(href, method, answerWithinMs as number);
+      if (timedOut && !deadlineBound && answerWithinMs !== undefined && !answered)
+        throw new NoAnswerError(href, method, options.requestTimeoutMs);
       if (!timedOut && error instanceof Cancelled) {
         if (error.why === 'stopped') throw new TransportError(href, method, STOPPED);
         throw new TransportError(href, method, 'abandoned: another request of the same check got no answer');
@@ -226,15 +271,21 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       throw new TransportError(href, method, reason);
     } finally {
       clearTimeout(timer);
+      clearTimeout(firstByteTimer);
       inFlight.delete(call);
       scope?.delete(call);
     }
   }
 
   /** One request, retried after each `429` as long as the wait is reasonable and fits the deadline. */
-  async function deliver(request: Outgoing, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function deliver(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions = {},
+  ) {
     const { method, href } = request;
-    let response = await once(request, scope, stopped);
+    let response = await once(request, scope, stopped, sendOptions);
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);
@@ -260,7 +311,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
         );
       pacer.pauseUntil(Date.now() + wait);
-      response = await once(request, scope, stopped);
+      response = await once(request, scope, stopped, sendOptions);
     }
     return response;
   }
@@ -285,14 +336,23 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   function remember(exchange: Exchange): void {
     options.onExchange?.(exchange);
     log.push(exchange);
-    if (log.length > 50) log.shift();
+    keptChars += exchange.response.bodyText.length;
+    // Large answers are kept only while they are recent: fifty 64 MiB bodies would be gigabytes.
+    while (log.length > KEPT_EXCHANGES || (log.length > 1 && keptChars > KEPT_BODY_CHARS)) {
+      keptChars -= log.shift()?.response.bodyText.length ?? 0;
+    }
   }
 
-  async function send(request: ApiRequest, scope: Set<WireCall> | undefined, stopped: () => boolean) {
+  async function send(
+    request: ApiRequest,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions = {},
+  ) {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
     for (const [name, value] of request.query) url.searchParams.append(name, value);
     const out = outgoing(url, request.method, request.headers, request.body);
-    const response = await deliver(out, scope, stopped);
+    const response = await deliver(out, scope, stopped, sendOptions);
     const exchange = { request, url: out.href, response };
     remember(exchange);
     return exchange;
@@ -331,9 +391,10 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       drain() {
         const drained = log;
         log = [];
+        keptChars = 0;
         return drained;
       },
-      send: (request) => send(request, scope, stopped),
+      send: (request, sendOptions) => send(request, scope, stopped, sendOptions),
       forward: (input) => forward(input, scope, stopped),
       scoped(signal) {
         const calls = new Set<WireCall>();

@@ -241,6 +241,11 @@ export interface components {
      */
     readonly BucketList: readonly components['schemas']['Bucket'][];
     /**
+     * IdempotencyKey
+     * @description Caller-chosen key that makes a retry safe: retrying the same virtual machine create, delete or power request with the same key after a network failure is safe, the operation is not carried out twice. Send a new key for every new request. At least one character; its format and its maximum length are not shown (a UUID is a good choice).
+     */
+    readonly IdempotencyKey: string;
+    /**
      * Create cloud VM request
      * @description The fields the document names for a new cloud VM. Which of them are mandatory, and what further optional fields exist, is not shown; none is marked required here, and other fields are not forbidden.
      */
@@ -512,11 +517,6 @@ export interface components {
      */
     readonly WorkspaceId: string;
     /**
-     * @description Caller-chosen key that makes a retry safe. Retrying the same virtual machine create, delete or power request with the same key after a network failure is safe: the operation is not carried out twice. Required for VM create, VM delete and VM power operations. Its format is not shown; a UUID is a good choice.
-     * @example 5b0d7c52-8f8a-4a4e-9d43-1f3c2b7a9e10
-     */
-    readonly IdempotencyKey: string;
-    /**
      * @description Virtual machine ID. Opaque string.
      * @example vm-7f3a9c2e
      */
@@ -626,10 +626,10 @@ export interface operations {
       };
       readonly header: {
         /**
-         * @description Caller-chosen key that makes a retry safe. Retrying the same virtual machine create, delete or power request with the same key after a network failure is safe: the operation is not carried out twice. Required for VM create, VM delete and VM power operations. Its format is not shown; a UUID is a good choice.
+         * @description This create's key, chosen by the caller: retrying it with the same key after a network failure is safe (the VM is not created twice). A new create needs a new key.
          * @example 5b0d7c52-8f8a-4a4e-9d43-1f3c2b7a9e10
          */
-        readonly 'X-Idempotency-Key': components['parameters']['IdempotencyKey'];
+        readonly 'X-Idempotency-Key': components['schemas']['IdempotencyKey'];
       };
       readonly path?: never;
       readonly cookie?: never;
@@ -708,10 +708,10 @@ export interface operations {
       };
       readonly header: {
         /**
-         * @description Caller-chosen key that makes a retry safe. Retrying the same virtual machine create, delete or power request with the same key after a network failure is safe: the operation is not carried out twice. Required for VM create, VM delete and VM power operations. Its format is not shown; a UUID is a good choice.
-         * @example 5b0d7c52-8f8a-4a4e-9d43-1f3c2b7a9e10
+         * @description This delete's key, chosen by the caller: retrying it with the same key after a network failure is safe (the VM is not deleted twice). A new delete needs a new key.
+         * @example c3e1a8f4-6d2b-4f7a-b9e5-0a4d7c2f81b6
          */
-        readonly 'X-Idempotency-Key': components['parameters']['IdempotencyKey'];
+        readonly 'X-Idempotency-Key': components['schemas']['IdempotencyKey'];
       };
       readonly path: {
         /**
