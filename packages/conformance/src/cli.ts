@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { reporterRegistry } from './reporters/index.js';
 import { runConformance } from './run/engine.js';
 import { cliInvocation } from './run/invocation.js';
 import {
@@ -89,7 +90,11 @@ const program = new Command()
     'most requests in flight for independent cases (default: profile, else 4; capped by rateLimitPerSecond)',
     integer('--concurrency', OPTION_LIMITS.concurrency),
   )
-  .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
+  .option(
+    '--reporter <name>',
+    `${Object.keys(reporterRegistry).join(' | ')} (repeatable or comma-separated)`,
+    collect,
+  )
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
   .option(
     '--replay <file>',

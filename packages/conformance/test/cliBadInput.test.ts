@@ -112,7 +112,17 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--reporter xml',
     args: ['--reporter', 'table,xml'],
-    says: /--reporter xml: unknown reporter; use one of table, json, junit/,
+    says: /--reporter xml: unknown reporter; use one of table, json, junit, markdown, html, har, ndjson$/,
+  },
+  {
+    name: '--reporter constructor (a name every object has, not a reporter)',
+    args: ['--reporter', 'constructor'],
+    says: /--reporter constructor: unknown reporter; use one of table/,
+  },
+  {
+    name: '--reporter table,ndjson without --out (both would write stdout)',
+    args: ['--reporter', 'table,ndjson'],
+    says: /--reporter table,ndjson: without --out each of them writes to stdout, .*pass --out DIR/,
   },
   { name: '--shard 3/2', args: ['--shard', '3/2'], says: /--shard 3\/2: use i\/n with 1 <= i <= n/ },
   {

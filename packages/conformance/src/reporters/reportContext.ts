@@ -1,27 +1,46 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportContext, Reporter } from '../run/events.js';
 import type { RunOutcome } from '../run/outcome.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 
+/** A report context, and the files its reporters wrote (a run keeps a temporary directory that holds one). */
+export interface RunReportContext extends ReportContext {
+  readonly written: ReadonlySet<string>;
+}
+
 /**
- * A reporter's way out. Both pass through the run's redactor, so a reporter cannot put a secret
- * on the console or into a file, whatever its events hold.
+ * A reporter's way out. Every one passes through the run's redactor, so a reporter cannot put a
+ * secret on the console or into a file, whatever its events hold.
  */
 export function reportContext(
   outDir: string,
   print: (text: string) => void,
   redactor: SecretRedactor,
   outDirChosen = true,
-): ReportContext {
+): RunReportContext {
+  const written = new Set<string>();
+  const pathOf = (name: string): string => {
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, name);
+    written.add(file);
+    return file;
+  };
   return {
     outDir,
     outDirChosen,
+    written,
     print: (text) => print(redactor.redact(text)),
     writeFile(name, text) {
-      mkdirSync(outDir, { recursive: true });
-      const file = join(outDir, name);
+      const file = pathOf(name);
       writeFileSync(file, redactor.redact(text));
+      return file;
+    },
+    appendFile(name, text) {
+      // The first append of a run starts the file: a reused name never carries another run's lines.
+      const fresh = !written.has(join(outDir, name));
+      const file = pathOf(name);
+      (fresh ? writeFileSync : appendFileSync)(file, redactor.redact(text));
       return file;
     },
   };
