@@ -55,6 +55,7 @@ ul.why { margin: .5rem 0; padding-left: 1.25rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .5rem 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; min-width: 0; }
+dl.glossary dd { margin: 0 0 .5rem 1rem; }
 .counts { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; padding: 0; list-style: none; }
 nav.toc ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; list-style: none; margin: .5rem 0; }
 details { margin: .25rem 0; }

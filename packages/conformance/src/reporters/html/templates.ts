@@ -61,7 +61,7 @@ export const PAGE_TEMPLATE = `<!DOCTYPE html>
 <p class="small muted"><%= it.m.totals %></p>
 <details>
 <summary>What the states and the verdict mean</summary>
-<dl>
+<dl class="glossary">
 <% for (const entry of it.m.glossary) { %><dt><strong><%= entry.term %></strong></dt><dd><%= entry.text %></dd>
 <% } %></dl>
 </details>
@@ -126,8 +126,8 @@ export const PAGE_TEMPLATE = `<!DOCTYPE html>
 <section id="coverage" aria-labelledby="coverage-title">
 <h2 id="coverage-title">Documented responses covered, per operation</h2>
 <p class="small"><%= it.m.coverage.summary %></p>
-<div class="chart" role="list">
-<% for (const row of it.m.coverage.rows) { %><div class="label" role="listitem"><%= row.operationId %></div>
+<div class="chart">
+<% for (const row of it.m.coverage.rows) { %><div class="label"><%= row.operationId %></div>
 <svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="<%= row.observed %> of <%= row.documented %> documented responses observed"><rect class="bg" x="0" y="0" width="100" height="10"></rect><rect class="fg<%= row.percent === 100 ? ' full' : '' %>" x="0" y="0" width="<%= row.percent %>" height="10"></rect></svg>
 <div class="value"><%= row.observed %> of <%= row.documented %></div>
 <% if (row.missing.length > 0) { %><div class="note">not observed: <%= row.missing.join(', ') %></div><% } %>
@@ -138,8 +138,8 @@ export const PAGE_TEMPLATE = `<!DOCTYPE html>
 <h2 id="timing-title">Timing</h2>
 <p><strong><%= it.m.timing.requests %></strong> requests in <strong><%= it.m.timing.seconds %> s</strong>: <strong><%= it.m.timing.perSecond %></strong> requests per second.</p>
 <% if (it.m.timing.slowestOperations.length > 0) { %><h3>Slowest operations (by 95th percentile)</h3>
-<div class="chart" role="list">
-<% for (const op of it.m.timing.slowestOperations) { %><div class="label" role="listitem"><%= op.operation %></div>
+<div class="chart">
+<% for (const op of it.m.timing.slowestOperations) { %><div class="label"><%= op.operation %></div>
 <svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="95th percentile <%= op.p95 %>"><rect class="bg" x="0" y="0" width="100" height="10"></rect><rect class="fg" x="0" y="0" width="<%= op.percent %>" height="10"></rect></svg>
 <div class="value">p95 <%= op.p95 %></div>
 <div class="note"><%= op.count %> requests; median <%= op.p50 %>, slowest <%= op.max %></div>
