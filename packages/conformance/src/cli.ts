@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reporterRegistry } from './reporters/index.js';
+import { ReportWriteError } from './reporters/reportWriteError.js';
 import { runConformance } from './run/engine.js';
 import { cliInvocation } from './run/invocation.js';
 import {
@@ -222,6 +223,7 @@ async function main(): Promise<number> {
     }
     const known = [
       RunSetupError,
+      ReportWriteError,
       ProfileFileError,
       ProfileValidationError,
       MissingEnvironmentVariableError,

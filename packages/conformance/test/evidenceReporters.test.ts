@@ -11,7 +11,9 @@ import { reportModel } from '../src/reporters/html/reportModel.js';
 import { reportersProblem } from '../src/reporters/index.js';
 import { renderConformanceEventsSchemaFile } from '../src/reporters/ndjsonEventSchema.js';
 import { reportContext } from '../src/reporters/reportContext.js';
-import type { ExchangeEvent } from '../src/run/events.js';
+import { ReportWriteError } from '../src/reporters/reportWriteError.js';
+import { runConformance } from '../src/run/engine.js';
+import type { ExchangeEvent, Reporter } from '../src/run/events.js';
 import { EXCHANGE_BODY_LIMIT, exchangeEvents } from '../src/run/exchangeEvent.js';
 import type { RunOutcome, TestOutcome } from '../src/run/outcome.js';
 import { gateOf, ruleOutcomes, totalsOf, verdictOf } from '../src/run/verdict.js';
@@ -205,6 +207,33 @@ describe('reporter choice', () => {
       expect(context.written.size).toBe(1);
     }
     expect(readFileSync(join(dir, 'events.ndjson'), 'utf8')).toBe('run 2 [redacted]\nrun 2 again\n');
+  });
+});
+
+describe('a reporter that cannot write', () => {
+  it('ends the run with its ReportWriteError, never as a failure of the check whose request it saw', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-failing-reporter-'));
+    const seen: string[] = [];
+    const failing: Reporter = {
+      name: 'failing',
+      observesExchanges: true,
+      onEvent(event, context) {
+        seen.push(event.type);
+        if (event.type === 'exchange') context.appendFile('no-such-dir/events.ndjson', 'x\n');
+      },
+    };
+    const run = runConformance({
+      rules: 'WS-1',
+      depth: 1,
+      reporters: [failing],
+      outDir: out,
+      print: () => undefined,
+    });
+    await expect(run).rejects.toThrow(ReportWriteError);
+    await expect(run).rejects.toThrow(/^cannot write .*no-such-dir\/events\.ndjson \(ENOENT\)/);
+    // The check ran to its end; the error surfaced there, outside its requests.
+    expect(seen.filter((type) => type === 'exchange').length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toBe('check-end');
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ReportContext, Reporter } from '../run/events.js';
 import type { RunOutcome } from '../run/outcome.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
+import { ReportWriteError } from './reportWriteError.js';
 
 /** A report context, and the files its reporters wrote (a run keeps a temporary directory that holds one). */
 export interface RunReportContext extends ReportContext {
@@ -20,9 +21,15 @@ export function reportContext(
   outDirChosen = true,
 ): RunReportContext {
   const written = new Set<string>();
-  const pathOf = (name: string): string => {
-    mkdirSync(outDir, { recursive: true });
+  /** Writes through `write`, any failure of the file system turned into one clear ReportWriteError. */
+  const writing = (name: string, write: (file: string, fresh: boolean) => void): string => {
     const file = join(outDir, name);
+    try {
+      mkdirSync(outDir, { recursive: true });
+      write(file, !written.has(file));
+    } catch (error) {
+      throw new ReportWriteError(file, error);
+    }
     written.add(file);
     return file;
   };
@@ -31,18 +38,10 @@ export function reportContext(
     outDirChosen,
     written,
     print: (text) => print(redactor.redact(text)),
-    writeFile(name, text) {
-      const file = pathOf(name);
-      writeFileSync(file, redactor.redact(text));
-      return file;
-    },
-    appendFile(name, text) {
-      // The first append of a run starts the file: a reused name never carries another run's lines.
-      const fresh = !written.has(join(outDir, name));
-      const file = pathOf(name);
-      (fresh ? writeFileSync : appendFileSync)(file, redactor.redact(text));
-      return file;
-    },
+    writeFile: (name, text) => writing(name, (file) => writeFileSync(file, redactor.redact(text))),
+    // The first append of a run starts the file: a reused name never carries another run's lines.
+    appendFile: (name, text) =>
+      writing(name, (file, fresh) => (fresh ? writeFileSync : appendFileSync)(file, redactor.redact(text))),
   };
 }
 

@@ -197,8 +197,19 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   const setAside = options.outDir !== undefined ? setAsideEarlierRun(outDir) : undefined;
   if (setAside) (options.progress ?? rawPrint)(`Files of an earlier run in ${outDir} moved to ${setAside}.`);
   const context = reportContext(outDir, rawPrint, redactor, options.outDir !== undefined);
+  // A reporter that cannot write (a full disk) does not keep the others from writing theirs; its
+  // error then ends the run, at the next event outside a check's request (thrown inside one, it
+  // would read as that check's own failure).
+  let reportFailure: unknown;
   const emit = (event: RunEvent): void => {
-    for (const reporter of reporters) reporter.onEvent(event, context);
+    for (const reporter of reporters) {
+      try {
+        reporter.onEvent(event, context);
+      } catch (error) {
+        reportFailure ??= error;
+      }
+    }
+    if (reportFailure !== undefined && event.type !== 'exchange') throw reportFailure;
   };
   const startedAt = new Date();
   const deadlineAt = (options.deadlineFrom ?? startedAt.getTime()) + settings.deadlineMs;
