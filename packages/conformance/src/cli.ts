@@ -130,7 +130,8 @@ Exit codes:
   ${EXIT_CODES.passed}    passed: every selected check finished, no MUST rule failed (with --strict: every
        rule also had evidence and every skip is declared in unsupportedRules)
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
-  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file); nothing was sent
+  ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file): nothing was sent; or a report
+       that could not be written under --out
   ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
   130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (a closed terminal).
        Reports still list every check.`,
