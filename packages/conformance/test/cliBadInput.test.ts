@@ -120,9 +120,9 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
     says: /--reporter constructor: unknown reporter; use one of table/,
   },
   {
-    name: '--reporter table,ndjson without --out (both would write stdout)',
+    name: '--reporter table,ndjson without --out (both would print on stdout)',
     args: ['--reporter', 'table,ndjson'],
-    says: /--reporter table,ndjson: without --out each of them writes to stdout, .*pass --out DIR/,
+    says: /--reporter ndjson,table: without --out the NDJSON stream is stdout, where table would print too; pass --out DIR/,
   },
   { name: '--shard 3/2', args: ['--shard', '3/2'], says: /--shard 3\/2: use i\/n with 1 <= i <= n/ },
   {

@@ -213,3 +213,23 @@ describe('a failing run against an independent server, with --reporter json,html
           expect(text.includes(form), `${where} holds a form of a token`).toBe(false);
   });
 });
+
+describe('--reporter ndjson without --out', () => {
+  it('streams the events on stdout, one valid line each and nothing else; progress stays on stderr', async () => {
+    const streamed = await runCli(['--rules', 'WS-1', '--depth', '1', '--reporter', 'ndjson'], {
+      timeoutMs: 60_000,
+    });
+    expect(streamed.code, streamed.stderr).toBe(0);
+    const validate = eventsValidator();
+    const lines = streamed.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(validate(JSON.parse(line)), line).toBe(true);
+    expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual([
+      'run-start',
+      'check-start',
+      ...Array(lines.length - 4).fill('exchange'),
+      'check-end',
+      'run-end',
+    ]);
+    expect(streamed.stderr).toContain('passed  WS-1');
+  });
+});

@@ -21,18 +21,17 @@ export const reporterRegistry: Readonly<Record<string, () => Reporter>> = {
   ndjson: ndjsonReporter,
 };
 
-/** Reporters whose output is stdout when no `--out` is given: two of them would mix their text there. */
-const STDOUT_WITHOUT_OUT = new Set(['table', 'json', 'ndjson']);
-
 /** What is wrong with the reporters named (an unknown name; two writing stdout at once), if anything. */
 export function reportersProblem(names: readonly string[], outDirChosen: boolean): string | undefined {
   // Own keys only: `--reporter constructor` is not a reporter.
   const unknown = names.find((name) => !Object.hasOwn(reporterRegistry, name));
   if (unknown !== undefined)
     return `--reporter ${unknown}: unknown reporter; use one of ${Object.keys(reporterRegistry).join(', ')}`;
-  const onStdout = [...new Set(names)].filter((name) => STDOUT_WITHOUT_OUT.has(name));
-  if (!outDirChosen && names.includes('ndjson') && onStdout.length > 1)
-    return `--reporter ${onStdout.join(',')}: without --out each of them writes to stdout, where the NDJSON stream would be mixed with other text; pass --out DIR (ndjson then writes conformance-events.ndjson there) or choose ndjson alone`;
+  // Without --out the stream is stdout, where every other reporter prints too (a report, or the
+  // path of the file it wrote): one line that is not an event would break every reader.
+  const others = [...new Set(names)].filter((name) => name !== 'ndjson');
+  if (!outDirChosen && names.includes('ndjson') && others.length > 0)
+    return `--reporter ndjson,${others.join(',')}: without --out the NDJSON stream is stdout, where ${others.join(', ')} would print too; pass --out DIR (ndjson then writes conformance-events.ndjson there) or choose ndjson alone`;
   return undefined;
 }
 
