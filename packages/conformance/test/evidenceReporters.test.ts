@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eventsSchemaPath } from '../src/generateArtifacts.js';
 import { createExchangeDigest } from '../src/reporters/html/exchangeDigest.js';
 import { renderHtml } from '../src/reporters/html/renderHtml.js';
-import { reportModel } from '../src/reporters/html/reportModel.js';
+import { reportModel, textParts } from '../src/reporters/html/reportModel.js';
 import { reportersProblem } from '../src/reporters/index.js';
 import { renderConformanceEventsSchemaFile } from '../src/reporters/ndjsonEventSchema.js';
 import { reportContext } from '../src/reporters/reportContext.js';
@@ -152,6 +152,21 @@ describe('the HTML report', () => {
     // The replay command as the terminal prints it (escaped for HTML, the same text on screen).
     expect(html).toContain(
       'npx cloud-api-conformance --replay /tmp/replays/AUTH-2-1.json --target &#39;a b.yaml&#39;',
+    );
+  });
+
+  it("writes the catalogue's `code` spans as code, each part escaped; unbalanced backticks stay text", () => {
+    expect(textParts('a `workspace_id` b')).toEqual([
+      { text: 'a ', code: false },
+      { text: 'workspace_id', code: true },
+      { text: ' b', code: false },
+    ]);
+    expect(textParts('a ` b')).toEqual([{ text: 'a ` b', code: false }]);
+    const html = renderHtml(
+      reportModel(outcomeOf([failedWithHostileAnswer]), createExchangeDigest().digest()),
+    );
+    expect(html).toContain(
+      '<blockquote>401 Unauthorized | The token is missing, malformed, expired or invalid.</blockquote>',
     );
   });
 

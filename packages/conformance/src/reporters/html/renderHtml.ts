@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Eta } from 'eta';
 import { PAGE_SCRIPT, PAGE_STYLE } from './pageAssets.js';
 import type { ReportModel } from './reportModel.js';
-import { EXCHANGE_TEMPLATE, PAGE_TEMPLATE } from './templates.js';
+import { EXCHANGE_TEMPLATE, PAGE_TEMPLATE, PARTS_TEMPLATE } from './templates.js';
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -25,6 +25,7 @@ let eta: Eta | undefined;
 function templates(): Eta {
   if (eta) return eta;
   eta = new Eta({ autoEscape: true, autoTrim: [false, 'nl'], useWith: false, varName: 'it' });
+  eta.loadTemplate('@parts', PARTS_TEMPLATE);
   eta.loadTemplate('@exchange', EXCHANGE_TEMPLATE);
   eta.loadTemplate('@page', PAGE_TEMPLATE);
   return eta;

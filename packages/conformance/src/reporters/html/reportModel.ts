@@ -46,6 +46,12 @@ export interface ReportModel {
   readonly created: readonly string[];
 }
 
+/** A run of text, or of code: the catalogue writes code in backticks, as Markdown does. */
+export interface TextPart {
+  readonly text: string;
+  readonly code: boolean;
+}
+
 export interface RuleView {
   readonly id: string;
   readonly anchor: string;
@@ -53,8 +59,8 @@ export interface RuleView {
   readonly state: CheckState;
   readonly mark: string;
   readonly title: string;
-  readonly quotes: readonly string[];
-  readonly latitude?: string;
+  readonly quotes: readonly (readonly TextPart[])[];
+  readonly latitude?: readonly TextPart[];
   readonly detail: string;
   readonly checks: readonly {
     readonly title: string;
@@ -151,6 +157,13 @@ const GLOSSARY: ReportModel['glossary'] = [
     text: 'Gate mode for CI (--strict, or strict: true in the profile): an inconclusive rule or an undeclared skip fails the run too.',
   },
 ];
+
+/** The catalogue's `code` spans as parts (each still escaped by the template); unbalanced backticks stay text. */
+export function textParts(text: string): TextPart[] {
+  const pieces = text.split('`');
+  if (pieces.length % 2 === 0) return [{ text, code: false }];
+  return pieces.map((piece, index) => ({ text: piece, code: index % 2 === 1 })).filter((part) => part.text);
+}
 
 const anchorOf = (prefix: string, text: string): string =>
   `${prefix}-${text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
@@ -301,8 +314,8 @@ export function reportModel(outcome: RunOutcome, digest: ExchangeDigest): Report
       state: rule.state,
       mark: ruleMark(rule),
       title: rule.title,
-      quotes: entry?.quotes ?? [],
-      ...(entry?.latitude ? { latitude: entry.latitude } : {}),
+      quotes: (entry?.quotes ?? []).map(textParts),
+      ...(entry?.latitude ? { latitude: textParts(entry.latitude) } : {}),
       detail: ruleDetail(rule),
       checks: rule.tests.map((test) => {
         const note = checkNote(test);

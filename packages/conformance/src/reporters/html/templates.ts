@@ -4,6 +4,9 @@
  * output of another template of this file (itself escaped).
  */
 
+/** Text with code spans (`it.parts` is a TextPart[]); each part escaped. */
+export const PARTS_TEMPLATE = `<% for (const part of it.parts) { %><% if (part.code) { %><code><%= part.text %></code><% } else { %><%= part.text %><% } %><% } %>`;
+
 /** One request and its answer, with headers and bodies (`it.x` is an ExchangeView). */
 export const EXCHANGE_TEMPLATE = `<div class="exchange">
 <p class="line"><strong><%= it.x.method %></strong> <%= it.x.url %></p>
@@ -109,8 +112,8 @@ export const PAGE_TEMPLATE = `<!DOCTYPE html>
 <ol class="rules">
 <% for (const rule of area.rules) { %><li id="<%= rule.anchor %>">
 <div class="rule-head"><span class="rule-id"><%= rule.id %></span> <span class="badge s-<%= rule.mark === 'WARN' ? 'warn' : rule.state %>"><%= rule.mark %></span> <span class="muted small"><%= rule.level %></span> <span><%= rule.title %></span></div>
-<% for (const quote of rule.quotes) { %><blockquote><%= quote %></blockquote>
-<% } %><% if (rule.latitude) { %><p class="small muted">Latitude: <%= rule.latitude %></p><% } %>
+<% for (const quote of rule.quotes) { %><blockquote><%~ include('@parts', { parts: quote }) %></blockquote>
+<% } %><% if (rule.latitude) { %><p class="small muted">Latitude: <%~ include('@parts', { parts: rule.latitude }) %></p><% } %>
 <p class="small"><%= rule.detail %></p>
 <% if (rule.checks.length > 0) { %><details>
 <summary class="small">Checks (<%= rule.checks.length %>)</summary>
