@@ -9,9 +9,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const REPORTERS = ['table', 'json', 'junit', 'markdown'];
-/** Written whatever the caller picks: the artifact and the job summary need them. */
-const ALWAYS = ['json', 'junit', 'markdown'];
+const REPORTERS = ['table', 'json', 'junit', 'markdown', 'html', 'har', 'ndjson'];
+/** Written whatever the caller picks: the artifact, the job summary and the pull-request comment need them. */
+const ALWAYS = ['json', 'junit', 'markdown', 'html', 'har'];
 const VERDICTS = {
   0: 'passed',
   1: 'failed',
@@ -70,16 +70,19 @@ export function gateOptions(env) {
 
 /**
  * The CLI's Markdown summary, with each replay path made relative to the artifact and linked
- * to the run's artifacts (a file inside an artifact has no URL of its own).
+ * to the run's artifacts (a file inside an artifact has no URL of its own), and a closing line
+ * naming the HTML report and the HAR in that artifact.
  */
 export function summaryFor(markdown, { outDir, artifactName, runUrl }) {
   const prefix = `${outDir}/`;
+  const artifact = runUrl ? `[\`${artifactName}\`](${runUrl}#artifacts)` : `\`${artifactName}\``;
   const linked = markdown.replace(/replay: `([^`]+)`/g, (_whole, path) => {
     const inArtifact = path.startsWith(prefix) ? path.slice(prefix.length) : path;
     const where = runUrl ? `[\`${inArtifact}\`](${runUrl}#artifacts)` : `\`${inArtifact}\``;
     return `replay: ${where} in artifact \`${artifactName}\``;
   });
-  return `${linked}\n`;
+  const evidence = `Evidence in artifact ${artifact}: \`conformance-report.html\` (open it in a browser: each failure's counterexample, exchanges and replay command), \`conformance.har\` (every request and answer, secrets masked) and the JSON and JUnit reports.`;
+  return `${linked}\n${evidence}\n`;
 }
 
 function runCli(bin, args) {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { reporterRegistry } from './reporters/index.js';
+import { ReportWriteError } from './reporters/reportWriteError.js';
 import { runConformance } from './run/engine.js';
 import { cliInvocation } from './run/invocation.js';
 import { watchLauncher } from './run/launcherWatch.js';
@@ -90,7 +92,11 @@ const program = new Command()
     'most requests in flight for independent cases (default: profile, else 4; capped by rateLimitPerSecond)',
     integer('--concurrency', OPTION_LIMITS.concurrency),
   )
-  .option('--reporter <name>', 'table | json | junit | markdown (repeatable)', collect)
+  .option(
+    '--reporter <name>',
+    `${Object.keys(reporterRegistry).join(' | ')} (repeatable or comma-separated)`,
+    collect,
+  )
   .option('--out <dir>', 'directory for reports, replay files and the created-resources log')
   .option(
     '--replay <file>',
@@ -126,7 +132,8 @@ Exit codes:
        rule also had evidence and every skip is declared in unsupportedRules)
   ${EXIT_CODES.failed}    failed: a MUST rule failed, or --strict refused the run
   ${EXIT_CODES.badInput}    bad input (options, profile, --out, replay file, the profile's provision command),
-       or the preflight found the base URL does not serve the API or does not answer; no rule was run
+       or the preflight found the base URL does not serve the API or does not answer: no rule
+       was run; or a report that could not be written under --out
   ${EXIT_CODES.incomplete}    incomplete: the run did not finish (deadline, target not answering, interrupted check)
   130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (a closed terminal).
        Reports still list every check.`,
@@ -226,6 +233,7 @@ async function main(): Promise<number> {
     }
     const known = [
       RunSetupError,
+      ReportWriteError,
       ProfileFileError,
       ProfileValidationError,
       MissingEnvironmentVariableError,

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderTargetProfileSchemaFile } from '@cloud-api/target-profile';
+import { renderConformanceEventsSchemaFile } from './reporters/ndjsonEventSchema.js';
 import { renderRuleMatrix } from './traceability/ruleMatrix.js';
 import { renderRuleThreats } from './traceability/ruleThreats.js';
 
@@ -15,6 +16,10 @@ export const ruleThreatsPath: string = fileURLToPath(
 );
 export const profileSchemaPath: string = fileURLToPath(
   new URL('../schema/target-profile.schema.json', import.meta.url),
+);
+/** The schema of each line `--reporter ndjson` writes, generated from its TypeBox definition. */
+export const eventsSchemaPath: string = fileURLToPath(
+  new URL('../schema/conformance-events.schema.json', import.meta.url),
 );
 
 /**
@@ -31,5 +36,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(ruleMatrixPath, renderRuleMatrix());
   writeFileSync(ruleThreatsPath, renderRuleThreats());
   writeFileSync(profileSchemaPath, renderProfileSchemaFile());
-  process.stdout.write(`wrote ${ruleMatrixPath}\nwrote ${ruleThreatsPath}\nwrote ${profileSchemaPath}\n`);
+  writeFileSync(eventsSchemaPath, renderConformanceEventsSchemaFile());
+  process.stdout.write(
+    `wrote ${ruleMatrixPath}\nwrote ${ruleThreatsPath}\nwrote ${profileSchemaPath}\nwrote ${eventsSchemaPath}\n`,
+  );
 }

@@ -12,7 +12,15 @@ export {
   threatMechanisms,
 } from './ruleCatalogue/index.js';
 export { type RunOptions, type RunResult, runConformance } from './run/engine.js';
-export type { CheckRef, ReportContext, Reporter, RunEvent } from './run/events.js';
+export type {
+  CheckRef,
+  ExchangeEvent,
+  ObservedBody,
+  ObservedExchange,
+  ReportContext,
+  Reporter,
+  RunEvent,
+} from './run/events.js';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './run/options.js';
 export type { CheckState, RuleOutcome, RunOutcome, RunVerdict, TestOutcome } from './run/outcome.js';
 export { effectiveConcurrency } from './run/plan.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,7 +112,17 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--reporter xml',
     args: ['--reporter', 'table,xml'],
-    says: /--reporter xml: unknown reporter; use one of table, json, junit/,
+    says: /--reporter xml: unknown reporter; use one of table, json, junit, markdown, html, har, ndjson$/,
+  },
+  {
+    name: '--reporter constructor (a name every object has, not a reporter)',
+    args: ['--reporter', 'constructor'],
+    says: /--reporter constructor: unknown reporter; use one of table/,
+  },
+  {
+    name: '--reporter table,ndjson without --out (both would print on stdout)',
+    args: ['--reporter', 'table,ndjson'],
+    says: /--reporter ndjson,table: without --out the NDJSON stream is stdout, where table would print too; pass --out DIR/,
   },
   { name: '--shard 3/2', args: ['--shard', '3/2'], says: /--shard 3\/2: use i\/n with 1 <= i <= n/ },
   {
@@ -242,5 +252,23 @@ describe('bad input is refused before any request is sent', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a report that cannot be written', () => {
+  it('is one line naming the file and the reason, exit 2, and the other reports are still written', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-unwritable-report-'));
+    // A link into a directory that does not exist: the HTML report cannot be created there.
+    symlinkSync(join(out, 'no-such-dir', 'report.html'), join(out, 'conformance-report.html'));
+    const run = await runCli(['--rules', 'WS-1', '--depth', '1', '--reporter', 'html,json', '--out', out], {
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(2);
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('conformance: '));
+    expect(lines).toEqual([
+      `conformance: cannot write ${join(out, 'conformance-report.html')} (ENOENT). Pass --out a directory you can write to, with room for the reports.`,
+    ]);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(out, 'conformance-report.json'))).toBe(true);
   });
 });

@@ -31,7 +31,7 @@ describe('token secrecy', () => {
         profile: { ...profile, baseUrl: running.baseUrl },
         depth: 3,
         seed: 5,
-        reporters: ['table', 'json', 'junit'],
+        reporters: ['table', 'json', 'junit', 'html', 'har', 'ndjson'],
         outDir,
         print: (text) => printed.push(text),
       });
@@ -41,6 +41,12 @@ describe('token secrecy', () => {
     }
     const texts = [printed.join('\n'), ...filesUnder(outDir).map((file) => readFileSync(file, 'utf8'))];
     expect(filesUnder(outDir).some((f) => f.includes('replays'))).toBe(true);
+    // The evidence files hold every request with its headers, the bare-token ones included.
+    for (const name of ['conformance-report.html', 'conformance.har', 'conformance-events.ndjson'])
+      expect(
+        filesUnder(outDir).some((f) => f.endsWith(name)),
+        name,
+      ).toBe(true);
     expect(printed.join('\n')).toMatch(/authorization: /);
     for (const secret of profileSecrets(profile)) {
       for (const text of texts)

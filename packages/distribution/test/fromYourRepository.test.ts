@@ -181,8 +181,15 @@ describe('the installed sandbox, the client against it, and the contract-gate sc
       'artifact-name': 'conformance-gate-shard-1of2',
     });
     const reportDir = gate.outputs['report-dir'] as string;
-    for (const file of ['conformance-report.json', 'conformance-junit.xml', 'conformance-summary.md'])
+    for (const file of [
+      'conformance-report.json',
+      'conformance-junit.xml',
+      'conformance-summary.md',
+      'conformance-report.html',
+      'conformance.har',
+    ])
       expect(existsSync(join(reportDir, file)), file).toBe(true);
+    expect(gate.summary).toContain('Evidence in artifact [`conformance-gate-shard-1of2`]');
     // The summary is appended after what earlier steps wrote, and is the CLI's rule table.
     expect(gate.summary.startsWith('# earlier steps\n## Conformance of')).toBe(true);
     expect(gate.summary).toContain('strict gate');
@@ -259,7 +266,14 @@ describe('the README Action step', () => {
     for (const [name, input] of Object.entries(action.inputs))
       if (input.required) expect(step.with, `required input ${name}`).toHaveProperty(name);
     // The brief's inputs, all of them shown.
-    expect(Object.keys(step.with)).toEqual(['profile', 'strict', 'depth', 'shard', 'reporters']);
+    expect(Object.keys(step.with)).toEqual([
+      'profile',
+      'strict',
+      'depth',
+      'shard',
+      'reporters',
+      'github-token',
+    ]);
     for (const value of Object.values(step.env)) expect(value).toMatch(/^\$\{\{ secrets\.[A-Z0-9_]+ \}\}$/);
   });
 });

@@ -6,7 +6,7 @@ import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud
 import type { CheckResult } from '../checks/check.js';
 import { checkRegistry, findCheck, type RegisteredCheck } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
-import { progressReporter, reportContext, reporterRegistry } from '../reporters/index.js';
+import { createReporter, progressReporter, reportContext, reportersProblem } from '../reporters/index.js';
 import { rules as catalogue } from '../ruleCatalogue/index.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/secretRedactor.js';
 import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
@@ -14,6 +14,7 @@ import { runCoverage } from '../specCoverage/coverageReport.js';
 import { redactProfile, type TargetProfile } from '../targetProfile/index.js';
 import { runCheck } from './checkRunner.js';
 import type { CheckRef, Reporter, RunEvent } from './events.js';
+import { exchangeEvents } from './exchangeEvent.js';
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS } from './options.js';
 import type { RunOutcome, TestOutcome } from './outcome.js';
 import { outputDirectoryProblem, setAsideEarlierRun } from './outputDirectory.js';
@@ -91,22 +92,19 @@ function specHash(): string {
 }
 
 /** The reporters asked for, by name or as objects; an unknown name is bad input. */
-function chosenReporters(chosen: RunOptions['reporters']): Reporter[] {
+function chosenReporters(chosen: RunOptions['reporters'], outDirChosen: boolean): Reporter[] {
   const list = chosen && chosen.length > 0 ? chosen : ['table'];
-  return list.map((entry) => {
-    if (typeof entry !== 'string') return entry;
-    const reporter = reporterRegistry[entry];
-    if (!reporter)
-      throw new RunSetupError(
-        `--reporter ${entry}: unknown reporter; use one of ${Object.keys(reporterRegistry).join(', ')}`,
-      );
-    return reporter;
-  });
+  const problem = reportersProblem(
+    list.filter((entry) => typeof entry === 'string'),
+    outDirChosen,
+  );
+  if (problem) throw new RunSetupError(problem);
+  return list.map((entry) => (typeof entry === 'string' ? createReporter(entry) : entry));
 }
 
 /** Every option checked once, before any target starts or any request is sent. */
 function checkedOptions(options: RunOptions) {
-  const reporters = chosenReporters(options.reporters);
+  const reporters = chosenReporters(options.reporters, options.outDir !== undefined);
   const depth = integerOption('--depth', options.depth ?? DEFAULT_DEPTH, OPTION_LIMITS.depth);
   const seed = integerOption(
     '--seed',
@@ -205,8 +203,19 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   const setAside = options.outDir !== undefined ? setAsideEarlierRun(outDir) : undefined;
   if (setAside) (options.progress ?? rawPrint)(`Files of an earlier run in ${outDir} moved to ${setAside}.`);
   const context = reportContext(outDir, rawPrint, redactor, options.outDir !== undefined);
+  // A reporter that cannot write (a full disk) does not keep the others from writing theirs; its
+  // error then ends the run, at the next event outside a check's request (thrown inside one, it
+  // would read as that check's own failure).
+  let reportFailure: unknown;
   const emit = (event: RunEvent): void => {
-    for (const reporter of reporters) reporter.onEvent(event, context);
+    for (const reporter of reporters) {
+      try {
+        reporter.onEvent(event, context);
+      } catch (error) {
+        reportFailure ??= error;
+      }
+    }
+    if (reportFailure !== undefined && event.type !== 'exchange') throw reportFailure;
   };
   const startedAt = new Date();
   const deadlineAt = (options.deadlineFrom ?? startedAt.getTime()) + settings.deadlineMs;
@@ -232,7 +241,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   );
 
   let current: CheckRef | undefined;
-  const wantsExchanges = reporters.some((reporter) => reporter.observesExchanges);
+  const exchangeEvent = reporters.some((reporter) => reporter.observesExchanges)
+    ? exchangeEvents(redactor)
+    : undefined;
   let prepared: PreparedRun | undefined;
   try {
     prepared = await prepareRun(
@@ -257,17 +268,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         notice: (line) => (options.progress ?? rawPrint)(redactor.redact(line)),
       },
       redactor,
-      wantsExchanges
+      exchangeEvent
         ? (exchange) => {
-            if (current)
-              emit({
-                type: 'exchange',
-                check: current,
-                method: exchange.request.method,
-                url: redactor.redact(exchange.url),
-                status: exchange.response.status,
-                durationMs: exchange.response.durationMs,
-              });
+            if (current) emit(exchangeEvent(current, exchange));
           }
         : undefined,
     );
@@ -291,6 +294,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     }
     emit({
       type: 'run-start',
+      runId,
       target: redactor.redact(target.profile.name),
       targetKind: target.kind,
       seed: session.seed,
@@ -386,9 +390,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     clearTimeout(deadline);
     options.signal?.removeEventListener('abort', onInterrupt);
     await prepared?.close();
-    // A directory the run made for itself goes, unless a failure's replay file (which its printed
-    // replay line names) or the log of what the run created on a real target is in it.
+    // A directory the run made for itself goes, unless a report a reporter wrote (and named), a
+    // failure's replay file (which its printed replay line names) or the log of what the run
+    // created on a real target is in it.
     const keep =
+      context.written.size > 0 ||
       existsSync(join(outDir, 'replays')) ||
       (prepared?.target.kind === 'real' && existsSync(join(outDir, 'created.jsonl')));
     if (options.outDir === undefined && !keep) rmSync(outDir, { recursive: true, force: true });

@@ -56,6 +56,9 @@ const RUN_OUTPUTS = [
   'conformance-report.json',
   'conformance-junit.xml',
   'conformance-summary.md',
+  'conformance-report.html',
+  'conformance.har',
+  'conformance-events.ndjson',
   'replays',
   'created.jsonl',
 ];
