@@ -61,6 +61,6 @@ export function consumedFixture(
   const { status } = exchange.response;
   if (status !== 404 && status !== 409) return undefined;
   return notApplicable(
-    `${exchange.request.method} ${exchange.request.path} answered ${status}: ${what} listed in ${profileField} is already ${status === 404 ? 'gone' : 'consumed'} (an earlier run used it); list a fresh one for each run`,
+    `${exchange.request.method} ${exchange.request.path} answered ${status}: ${what} listed in ${profileField} is already ${status === 404 ? 'gone' : 'consumed'} (an earlier run used it); list a fresh one for each run, or let the profile's provision command hand one out`,
   );
 }
