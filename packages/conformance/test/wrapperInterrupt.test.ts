@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,7 +131,9 @@ describe.skipIf(!existsSync('/proc/self/stat'))('a signal to the wrapper running
       const app = mkdtempSync(join(tmpdir(), 'conformance-wrapper-npm-'));
       writeFileSync(join(app, 'package.json'), '{ "name": "wrapper-app", "private": true }\n');
       mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
-      // What `npm install @cloud-api/conformance` makes: a link to the bin's file.
+      // What `npm install @cloud-api/conformance` makes: a link to the bin's file, which it marks
+      // executable (a fresh build leaves it without the bit).
+      chmodSync(cliPath, 0o755);
       symlinkSync(cliPath, join(app, 'node_modules', '.bin', 'cloud-api-conformance'));
       const run = startWrapped(
         'npm',

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -26,7 +27,9 @@ const app = mkdtempSync(join(tmpdir(), 'sandbox-orphans-'));
 beforeAll(() => {
   writeFileSync(join(app, 'package.json'), '{ "name": "orphans-app", "private": true }\n');
   mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
-  // What `npm install @cloud-api/sandbox` makes: a link to the bin's file.
+  // What `npm install @cloud-api/sandbox` makes: a link to the bin's file, which it marks
+  // executable (a fresh build leaves it without the bit).
+  chmodSync(cliPath, 0o755);
   symlinkSync(cliPath, join(app, 'node_modules', '.bin', 'cloud-api-sandbox'));
 });
 
