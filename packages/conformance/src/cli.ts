@@ -151,6 +151,9 @@ function commandLineProblem(error: CommanderError): string {
   return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "conformance --help" for the options.`;
 }
 
+/** A different signal this soon after the first is a wrapper passing the same interrupt on. */
+const WRAPPER_COPY_MS = 1_000;
+
 async function main(): Promise<number> {
   try {
     program.parse();
@@ -179,13 +182,27 @@ async function main(): Promise<number> {
   }>();
   const controller = new AbortController();
   let interruptedBy: StopSignal | undefined;
-  const interrupt = (signal: StopSignal): void => {
+  let firstSignal: { readonly signal: StopSignal; readonly at: number } | undefined;
+  const interrupt = (signal: StopSignal, bySignal = true): void => {
+    const now = Date.now();
     if (interruptedBy) {
+      if (!bySignal) return;
+      // The first signal after a stop for a vanished launcher is that launcher's signal, and a
+      // different signal within moments of the first is a wrapper's copy of it (Ctrl-C reaches the
+      // process group, and pnpm passes its own on as SIGTERM): neither asks to force.
+      if (
+        firstSignal === undefined ||
+        (signal !== firstSignal.signal && now - firstSignal.at < WRAPPER_COPY_MS)
+      ) {
+        firstSignal ??= { signal, at: now };
+        return;
+      }
       // Forced: nothing the run started may outlive this process (a Prism mock).
       killDescendants('SIGKILL');
       process.exit(EXIT_CODE_OF_SIGNAL[signal]);
     }
     interruptedBy = signal;
+    if (bySignal) firstSignal = { signal, at: now };
     process.stderr.write(
       `\nInterrupted (${signal}): stopping the run, writing the reports and stopping the target (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)…\n`,
     );
@@ -199,7 +216,7 @@ async function main(): Promise<number> {
   watchLauncher((launcher) => {
     if (interruptedBy) return;
     process.stderr.write(`\n${launcher.name} (pid ${launcher.pid}), which started this run, is gone.`);
-    interrupt('SIGHUP');
+    interrupt('SIGHUP', false);
   });
   try {
     const result = await runConformance({
