@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { watchLauncher } from '@cloud-api/sandbox/launcher-watch';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reporterRegistry } from './reporters/index.js';
 import { ReportWriteError } from './reporters/reportWriteError.js';
 import { runConformance } from './run/engine.js';
 import { cliInvocation } from './run/invocation.js';
-import { watchLauncher } from './run/launcherWatch.js';
 import {
   DEFAULT_DEADLINE_SECONDS,
   DEFAULT_DEPTH,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-// The conformance CLI has the same watch (packages/conformance/src/run/launcherWatch.ts): each
-// package's command stands alone, and neither publishes process plumbing for the other to import.
+// Both CLIs watch their launcher: the conformance CLI imports this module through the
+// `@cloud-api/sandbox/launcher-watch` export (it depends on the sandbox already), so one copy
+// decides when a command whose package manager was killed stops.
 
 /** The package manager process that started this one, as /proc shows it. */
 export interface Launcher {
@@ -73,9 +74,9 @@ export function launcherAlive(launcher: Launcher): boolean {
 /**
  * Calls `onGone` once the package manager that started this process is gone. A package manager
  * running a bin waits for it, so it ends first only when it was killed: whoever killed it meant
- * the sandbox too, which must not stay behind listening. A sandbox started without one (`node
- * cli.js`, a service manager, `nohup`) is never stopped this way. The timer does not hold the
- * process open.
+ * the command too (a sandbox must not stay behind listening, a run must not go on sending
+ * requests with nobody to read its verdict). A command started without one (`node cli.js`, a
+ * service manager, `nohup`) is never stopped this way. The timer does not hold the process open.
  */
 export function watchLauncher(onGone: (launcher: Launcher) => void, intervalMs = 500): Launcher | undefined {
   const launcher = findLauncher();

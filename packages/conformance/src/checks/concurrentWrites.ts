@@ -22,8 +22,6 @@ function acceptedBy(timed: TimedExchange): Accepted | undefined {
   return ids && { ...ids, timed };
 }
 
-const named = describeAcceptance;
-
 const statuses = (sent: readonly TimedExchange[]): string =>
   sent.map((timed) => timed.exchange.response.status).join(', ');
 
@@ -65,7 +63,7 @@ checks.push(
         const operations = [...new Map(accepted.map((a) => [`${a.operationId} ${a.vmId}`, a])).values()];
         if (operations.length > 1)
           throw new RuleViolation(
-            `${copies.length} copies of one create with X-Idempotency-Key ${key}, in flight together, were accepted as ${operations.length} operations: ${operations.map(named).join('; ')}`,
+            `${copies.length} copies of one create with X-Idempotency-Key ${key}, in flight together, were accepted as ${operations.length} operations: ${operations.map(describeAcceptance).join('; ')}`,
             operations[1]?.timed.exchange,
           );
         const unreadable = unreadableAcceptance(copies);
@@ -88,7 +86,7 @@ checks.push(
         if (again && (again.operationId !== first.operationId || again.vmId !== first.vmId)) {
           t.recordCreated('cloud VM', again.vmId, CLOUD_VM_NOT_CLEANED);
           throw new RuleViolation(
-            `after the copies were answered as ${named(first)}, a retry with the same X-Idempotency-Key ${key} was accepted as ${named(again)}`,
+            `after the copies were answered as ${describeAcceptance(first)}, a retry with the same X-Idempotency-Key ${key} was accepted as ${describeAcceptance(again)}`,
             retry,
           );
         }
