@@ -617,6 +617,56 @@ export const faultCatalogue = [
     description:
       'A restore is looked up with LIKE :id%: a restore id with its last character cut off returns the restore it begins, instead of 404.',
   },
+  {
+    id: 'workspace-id-int32-wraparound',
+    rule: 'PARAM-1',
+    mechanism: 'integer-wraparound',
+    description:
+      'workspace_id is converted with a 32-bit cast of its digits (`Number(v) >>> 0`): 2^32 + 1042, another workspace, is read as 1042 and served as that one.',
+  },
+  {
+    id: 'path-id-nul-database-error',
+    rule: 'PARAM-1',
+    mechanism: 'unmapped-database-error',
+    description:
+      'A path id holding a NUL (%00) goes unvalidated to PostgreSQL, which refuses text containing 0x00; the driver error is answered 500 instead of a 4xx.',
+  },
+  {
+    id: 'nat-rule-body-validated-copy',
+    rule: 'PARAM-1',
+    mechanism: 'validated-copy-not-used',
+    description:
+      'The NAT rule update is validated on a converted copy of the body (numbers and booleans read from text, enum values lower-cased and trimmed), as a validation pipe with implicit conversion does, but the handler stores the raw body: "2223" is accepted and stored as text, "UDP" as "UDP".',
+  },
+  {
+    id: 'nat-rule-enabled-truthy-text',
+    rule: 'PARAM-1',
+    mechanism: 'loose-comparison',
+    description:
+      'The NAT rule update accepts `enabled` as a boolean or the text "true"/"false" (a form-style binder) and stores its truthiness: the text "false" is stored as true.',
+  },
+  // ---- ids and timestamps consistent (issue 21) ----
+  {
+    id: 'restore-internal-id-exposed',
+    rule: 'REC-1',
+    mechanism: 'internal-id-exposed',
+    description:
+      'The restore is found by its public id, but the record answered carries the row\'s primary key ("1") as restore_id, as an ORM serialising `id` instead of `public_id` does.',
+  },
+  {
+    id: 'restore-times-swapped',
+    rule: 'REC-1',
+    mechanism: 'wrong-field-name',
+    description:
+      "The restore record's view maps the completed_at column to started_at and the other way round: a finished restore completes before it started.",
+  },
+  {
+    id: 'backup-policy-internal-vm-id',
+    rule: 'BACKUP-2',
+    mechanism: 'internal-id-exposed',
+    description:
+      "The backup policy answered carries the VM's internal row number as vm_id (the policy row's foreign key) instead of the VM's public id.",
+  },
   // ---- every key space isolated (issue 21) ----
   {
     id: 'idempotency-key-global',

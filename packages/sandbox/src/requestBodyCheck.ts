@@ -1,4 +1,5 @@
 import type { FaultId } from './faultCatalogue.js';
+import type { SandboxBehaviour } from './sandboxBehaviour.js';
 import { describeSchemaError, type OperationContract } from './specContract.js';
 
 /** What a route runs on its parsed body: a detail for the 400, or undefined when it may go on. */
@@ -45,6 +46,52 @@ export function preparedBody(value: unknown, fault: FaultId | undefined): unknow
     default:
       return value;
   }
+}
+
+/**
+ * What the route validates and what its handler is given. The correct sandbox validates the body
+ * as sent and hands that on. On the NAT rule update, the lenient variant converts what a lax
+ * framework converts (numbers and booleans from text, enum values trimmed and lower-cased) and
+ * stores the converted values; two faults validate such a copy but hand the raw body on.
+ */
+export function bodyForRoute(
+  operationId: string,
+  body: unknown,
+  behaviour: Pick<SandboxBehaviour, 'fault' | 'variant'>,
+): { readonly validated: unknown; readonly handled: unknown } {
+  if (operationId !== 'updateNatPortForwardingRule' || !isRecord(body))
+    return { validated: body, handled: body };
+  if (behaviour.variant === 'lenient-body-coercion') {
+    const converted = laxlyConverted(body);
+    return { validated: converted, handled: converted };
+  }
+  if (behaviour.fault === 'nat-rule-body-validated-copy')
+    return { validated: laxlyConverted(body), handled: body };
+  if (
+    behaviour.fault === 'nat-rule-enabled-truthy-text' &&
+    (body.enabled === 'true' || body.enabled === 'false')
+  )
+    return { validated: { ...body, enabled: true }, handled: body };
+  return { validated: body, handled: body };
+}
+
+const NAT_RULE_INTEGERS = ['external_port', 'internal_port'] as const;
+
+/** A lax framework's conversions: integers and booleans from their text, enum values trimmed and lower-cased. */
+function laxlyConverted(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  for (const field of NAT_RULE_INTEGERS) {
+    const value = out[field];
+    if (typeof value === 'string') {
+      const digits = value.normalize('NFKC').trim();
+      if (/^[0-9]+$/.test(digits)) out[field] = Number(digits);
+    }
+  }
+  if (typeof out.enabled === 'string' && /^(true|false)$/i.test(out.enabled.trim()))
+    out.enabled = out.enabled.trim().toLowerCase() === 'true';
+  else if (out.enabled === 0 || out.enabled === 1) out.enabled = out.enabled === 1;
+  if (typeof out.protocol === 'string') out.protocol = out.protocol.trim().toLowerCase();
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -7,7 +7,7 @@ import { createKeyedExecution } from './keyedExecution.js';
 import { errorResult, type OperationResult, type PendingResult } from './operationResult.js';
 import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
 import { type ParsedQuery, parseQueryString } from './queryString.js';
-import { type BodyCheck, bodyCheckFor, preparedBody } from './requestBodyCheck.js';
+import { type BodyCheck, bodyCheckFor, bodyForRoute, preparedBody } from './requestBodyCheck.js';
 import type { ResponseWriter } from './responseWriter.js';
 import { RouteTable } from './routeTable.js';
 import type { OperationContract, ParameterContract } from './specContract.js';
@@ -91,6 +91,12 @@ export function createRequestListener(
     );
     if (!form.ok) return errorResult(form.status, form.detail);
     for (const parameter of route.pathParameters) {
+      // PostgreSQL refuses text holding 0x00; unvalidated, the driver's error becomes a 500.
+      if (
+        behaviour.fault === 'path-id-nul-database-error' &&
+        pathParameters[parameter.name]?.includes('\u0000')
+      )
+        return errorResult(500, 'Internal Server Error: invalid byte sequence for encoding "UTF8": 0x00');
       if (!parameter.validate(pathParameters[parameter.name])) {
         return errorResult(400, `Invalid path parameter ${parameter.name}.`);
       }
@@ -243,15 +249,27 @@ export function createRequestListener(
           writer.sendError(res, outcome.status, outcome.detail);
           return;
         }
-        const body = preparedBody(parsed, behaviour.fault);
-        const problem = checkBody(body);
+        const body = bodyForRoute(
+          route.contract.operationId,
+          preparedBody(parsed, behaviour.fault),
+          behaviour,
+        );
+        const problem = checkBody(body.validated);
         if (problem !== undefined) {
           writer.sendError(res, 400, problem);
           return;
         }
         deliver(
           res,
-          execute(route, req, pathname, authorisedCaller, checkedParameters, match.pathParameters, body),
+          execute(
+            route,
+            req,
+            pathname,
+            authorisedCaller,
+            checkedParameters,
+            match.pathParameters,
+            body.handled,
+          ),
         );
       } catch (error) {
         fail(res, error);

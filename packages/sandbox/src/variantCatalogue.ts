@@ -115,6 +115,12 @@ export const variantCatalogue = [
     description:
       'A workspace_id given twice is not refused: its first value is the workspace, for the policy check and the handler alike.',
   },
+  {
+    id: 'lenient-body-coercion',
+    gap: 'A-LENIENT-COERCION',
+    description:
+      'The NAT rule update converts what a lax framework converts before validating (integers and booleans from their text, 0/1 for a boolean, enum values trimmed and lower-cased) and stores the converted, correctly typed values.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

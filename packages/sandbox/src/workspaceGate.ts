@@ -82,6 +82,9 @@ export class WorkspaceGate {
       case 'workspace-id-or-default':
         // 0, NaN (missing, empty, non-numeric) are falsy: the default workspace steps in.
         return served(Number(value) || Number(this.primary));
+      case 'workspace-id-int32-wraparound':
+        // A 32-bit cast of the digits: 2^32 + 1042 is read as 1042.
+        return value === undefined || !/^[0-9]+$/.test(value) ? undefined : served(Number(value) >>> 0);
       case 'workspace-id-bigint-throws': {
         if (value === undefined) return undefined;
         let id: bigint;

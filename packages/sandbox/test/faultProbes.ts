@@ -685,6 +685,55 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 'udp',
     faulty: (o) => o === 'UDP',
   },
+  'workspace-id-int32-wraparound': {
+    // 2^32 above the primary's id: another workspace, which a 32-bit cast reads as the primary.
+    observe: formsOfPrimary((id) => [String(BigInt(id) + 2n ** 32n)]),
+    correct: allStatuses(in4xx),
+    faulty: allStatuses((s) => s === 200),
+  },
+  'path-id-nul-database-error': {
+    observe: (h) => h.call('GET', paths.restore(`${restoreId(h)}%00`)),
+    correct: status(404),
+    faulty: status(500),
+  },
+  'nat-rule-body-validated-copy': {
+    // The port sent as text: refused, or stored as the integer; the fault stores the text.
+    observe: async (h) => {
+      const update = await h.call('PATCH', natRulePath(h), { json: { external_port: '8443' } });
+      return [update.status, jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).external_port];
+    },
+    correct: (o) => (o as unknown[])[0] === 400,
+    faulty: (o) => JSON.stringify(o) === '[200,"8443"]',
+  },
+  'nat-rule-enabled-truthy-text': {
+    observe: async (h) => {
+      await h.call('PATCH', natRulePath(h), { json: { enabled: true } });
+      const update = await h.call('PATCH', natRulePath(h), { json: { enabled: 'false' } });
+      return [update.status, jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).enabled];
+    },
+    correct: (o) => JSON.stringify(o) === '[400,true]',
+    faulty: (o) => JSON.stringify(o) === '[200,true]',
+  },
+  'restore-internal-id-exposed': {
+    observe: async (h) => jsonObject(await h.call('GET', paths.restore(restoreId(h)))).restore_id,
+    correct: (o) => typeof o === 'string' && o.startsWith('rst-'),
+    faulty: (o) => o === '1',
+  },
+  'restore-times-swapped': {
+    // The first restore has finished: started before it completed, unless the fields are swapped.
+    observe: async (h) => {
+      const r = jsonObject(await h.call('GET', paths.restore(restoreId(h))));
+      return Date.parse(String(r.completed_at)) - Date.parse(String(r.started_at));
+    },
+    correct: (o) => (o as number) > 0,
+    faulty: (o) => (o as number) < 0,
+  },
+  'backup-policy-internal-vm-id': {
+    observe: async (h) =>
+      [gpuVm(h), jsonObject(await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} })).vm_id],
+    correct: (o) => (o as unknown[])[0] === (o as unknown[])[1],
+    faulty: (o) => /^[0-9]+$/.test(String((o as unknown[])[1])),
+  },
   'restore-lookup-by-prefix': {
     observe: (h) => h.call('GET', paths.restore(restoreId(h).slice(0, -1))),
     correct: status(404),

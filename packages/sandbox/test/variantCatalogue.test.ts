@@ -59,6 +59,18 @@ type Updates = Awaited<ReturnType<typeof overlappingUpdates>>;
 const oneVm = (o: Copies) => o.vmIds.length === 1 && o.vms === 1;
 
 const variantProbes: Record<VariantId, VariantProbe> = {
+  'lenient-body-coercion': {
+    // Ports and a boolean sent as text, the protocol in upper case: stored converted, typed.
+    observe: async (h) => {
+      const update = await h.call('PATCH', natRulePath(h), {
+        json: { external_port: ' 8443 ', enabled: 'false', protocol: ' UDP' },
+      });
+      const rule = (await h.call('PATCH', natRulePath(h), { json: {} })).json as Record<string, unknown>;
+      return [update.status, rule.external_port, rule.enabled, rule.protocol];
+    },
+    byDefault: (o) => (o as unknown[])[0] === 400,
+    withVariant: (o) => JSON.stringify(o) === '[200,8443,false,"udp"]',
+  },
   'repeated-workspace-id-first-wins': {
     // The primary workspace's list, asked with workspace_id given twice (primary first).
     observe: async (h) => {

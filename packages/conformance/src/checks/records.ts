@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { NAT_RULE_FIELDS, natRulePatch } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
+import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
+import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
 
 const checks: Check[] = [];
 
@@ -57,6 +59,32 @@ checks.push(
     },
   ),
 );
+
+/**
+ * The answer is the policy of the VM the path named, in the request's workspace; a policy this
+ * request created was created and updated about now, in that order.
+ */
+function expectPolicyOf(
+  exchange: Exchange,
+  policy: Readonly<Record<string, unknown>>,
+  vmId: string,
+  workspace: string,
+  created: boolean,
+): void {
+  if (policy.vm_id !== vmId)
+    throw new RuleViolation(
+      `backups were enabled for GPU VM ${JSON.stringify(vmId)} and the policy answered names vm_id ${JSON.stringify(policy.vm_id)}: it must be that VM's policy`,
+      exchange,
+    );
+  if (String(policy.workspace_id) !== workspace)
+    throw new RuleViolation(
+      `backups were enabled in workspace ${workspace} and the policy's workspace_id is ${JSON.stringify(policy.workspace_id)}`,
+      exchange,
+    );
+  if (created)
+    for (const field of ['created_at', 'updated_at']) expectGeneratedNow(exchange, field, policy[field]);
+  expectInOrder(exchange, policy, 'created_at', 'updated_at');
+}
 
 const DEFAULTS = { retention_days: 7, full_backup_interval_days: 7, incremental_enabled: true } as const;
 const SCHEDULE_DEFAULTS = { timezone: 'UTC', hour: 20, minute: 0, window_minutes: 30 } as const;
@@ -198,6 +226,7 @@ checks.push(
           }
           const policy = expectJsonObject(exchange, 'the backup policy');
           enabled.set(vmId, policy);
+          expectPolicyOf(exchange, policy, vmId, session.profile.workspaces.primary, first === undefined);
           const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
           const { schedule: sentSchedule, ...sentTop } = body;
           const mismatches = [

@@ -8,6 +8,8 @@ import { concurrentWritesChecks } from './concurrentWrites.js';
 import { errorsChecks } from './errors.js';
 import { isolationChecks } from './isolation.js';
 import { negativeDataChecks } from './negativeData.js';
+import { parameterArrivalChecks } from './parameterArrival.js';
+import { recordIdentityChecks } from './recordIdentity.js';
 import { recordsChecks } from './records.js';
 import { responsesChecks } from './responses.js';
 import { stateRulesChecks } from './stateRules.js';
@@ -30,6 +32,8 @@ const families: Readonly<Record<string, readonly Check[]>> = {
   concurrentWrites: concurrentWritesChecks,
   isolation: isolationChecks,
   negativeData: negativeDataChecks,
+  parameterArrival: parameterArrivalChecks,
+  recordIdentity: recordIdentityChecks,
   records: recordsChecks,
   responses: responsesChecks,
   stateRules: stateRulesChecks,

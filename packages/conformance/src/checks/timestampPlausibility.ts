@@ -32,3 +32,52 @@ export function expectGeneratedNow(exchange: Exchange, field: string, value: unk
       exchange,
     );
 }
+
+/** The server's now and how far a timestamp may be from it, with what that reference is. */
+function serverNow(exchange: Exchange): { at: number; tolerance: number; against: string } {
+  const dateHeader = exchange.response.headers.date;
+  const fromHeader = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
+  return Number.isNaN(fromHeader)
+    ? {
+        at: Date.now(),
+        tolerance: WITHIN_LOCAL_CLOCK_MS,
+        against: "this machine's clock (the answer has no Date header)",
+      }
+    : {
+        at: fromHeader,
+        tolerance: WITHIN_DATE_HEADER_MS,
+        against: `the answer's Date header (${dateHeader})`,
+      };
+}
+
+/**
+ * A timestamp in a record names a moment that has happened: one beyond the answer's Date header
+ * (plus the tolerance) is a local time written with `Z` east of UTC, or a field filled wrongly.
+ */
+export function expectNotInFuture(exchange: Exchange, field: string, value: unknown): void {
+  if (typeof value !== 'string') return;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return;
+  const now = serverNow(exchange);
+  if (at - now.at > now.tolerance)
+    throw new RuleViolation(
+      `${field} ${value} is ${minutes(at - now.at)} after ${now.against}: a record's timestamp cannot be in the future (a local time written with Z is off by its zone's offset)`,
+      exchange,
+    );
+}
+
+/** Two timestamps of one record in the order their names say (created before updated, started before completed). */
+export function expectInOrder(
+  exchange: Exchange,
+  record: Readonly<Record<string, unknown>>,
+  earlier: string,
+  later: string,
+): void {
+  const a = typeof record[earlier] === 'string' ? Date.parse(record[earlier] as string) : Number.NaN;
+  const b = typeof record[later] === 'string' ? Date.parse(record[later] as string) : Number.NaN;
+  if (!Number.isNaN(a) && !Number.isNaN(b) && b < a)
+    throw new RuleViolation(
+      `${later} ${String(record[later])} is before ${earlier} ${String(record[earlier])} in the same record`,
+      exchange,
+    );
+}

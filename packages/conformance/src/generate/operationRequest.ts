@@ -39,7 +39,8 @@ export function missingId(kind: string): string {
   return `conformance-missing-${kind}-${randomUUID().slice(0, 8)}`;
 }
 
-function pathIdsFor(
+/** The IDs a request of `op` for `purpose` names in its path; undefined when the profile has none. */
+export function pathIdsFor(
   op: OperationEntry,
   session: Session,
   purpose: RequestPurpose,

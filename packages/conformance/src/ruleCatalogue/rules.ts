@@ -1193,7 +1193,7 @@ export const rules: readonly RuleEntry[] = [
       'Response 200: backup policy record.',
     ],
     latitude:
-      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes, timezone UTC); day_of_week is left out (its numbering is not shown). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values.',
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes, timezone UTC); day_of_week is left out (its numbering is not shown). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
@@ -1213,6 +1213,14 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'type-coercion',
         how: 'The value goes through a NUMERIC or BIGINT column that the driver returns as a string (node-postgres does), so `retention_days` comes back as `"10"`.',
+      },
+      {
+        mechanism: 'internal-id-exposed',
+        how: "The policy row's foreign key (the VM's internal row number) is serialised as vm_id instead of the VM's public id, so the policy names another VM.",
+      },
+      {
+        mechanism: 'local-timezone',
+        how: "The policy's created_at and updated_at are the server's local time written with `Z`, hours from the moment the policy was created.",
       },
     ],
   },
@@ -1325,6 +1333,89 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'stale-cache',
         how: 'The rule is read from a cache that the other update has not refreshed yet, and the write is built from that stale copy.',
+      },
+    ],
+  },
+  {
+    id: 'PARAM-1',
+    level: 'MUST',
+    title: 'A value sent in another form is refused, or read as exactly the value it spells',
+    quotes: [
+      WS_QUOTE_A,
+      'Path parameters are strings and are required: `vm_id` (virtual machine ID), `restore_id` (restore operation ID), `vpc_id`, `nat_gateway_id`, `port_forwarding_rule_id`, `reserved_ip_id`.',
+      '`string` identifiers are opaque.',
+      'JSON request and response bodies; `Content-Type: application/json` when a body is sent.',
+      '| external_port | integer | |',
+      '| protocol | enum | `tcp`, `udp` |',
+      '| enabled | boolean | |',
+    ],
+    latitude:
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads.",
+    targets: STATEFUL,
+    whyNotPrism:
+      'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',
+    needs: [
+      'resources the reads name (resources.restoreIds, resources.natRules with mutations: true for the update forms)',
+    ],
+    threats: [
+      {
+        mechanism: 'integer-wraparound',
+        how: 'workspace_id is converted with a 32-bit cast (`Number(v) >>> 0`, a C `int`), so 2^32 + 1042 is read as 1042 and served as that workspace.',
+      },
+      {
+        mechanism: 'unmapped-database-error',
+        how: 'A path id with a NUL in it reaches PostgreSQL, which refuses text containing 0x00; the driver error surfaces as 500.',
+      },
+      {
+        mechanism: 'validated-copy-not-used',
+        how: 'The framework validates a converted copy of the body (NestJS ValidationPipe without `transform`, class-transformer implicit conversion) but the handler stores the raw body, so "8443" passes as an integer and is stored as text.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'A boolean field is read by truthiness (`Boolean(body.enabled)`, Python `bool()`), so the text "false" is stored as true.',
+      },
+      {
+        mechanism: 'unicode-digits',
+        how: "The workspace check reads the value with Python's `int()` (every Unicode digit) while the handler keeps only its ASCII digits, so a value with one Arabic-Indic digit is checked as one workspace and served as another.",
+      },
+      {
+        mechanism: 'parameter-pollution',
+        how: 'A parameter given twice arrives as a list; the handler joins or indexes it and reads another value than either copy.',
+      },
+    ],
+  },
+  {
+    id: 'REC-1',
+    level: 'MUST',
+    title: 'A record names the resource and workspace the request named, with timestamps in order and not in the future',
+    quotes: [
+      'A successful response returns the resource itself, not an envelope.',
+      '`datetime` is an ISO 8601 timestamp in UTC. `string` identifiers are opaque.',
+      '| restore_id | string | yes | |',
+      '| port_forward_rule_id | string | yes |',
+      '| workspace_id | string | yes | |',
+    ],
+    latitude:
+      "Opaque ids are compared exactly: the restore read and the NAT rule answered (an empty partial update, the document's only read of a rule) must carry the path's ids, and a workspace_id, where present, the request's. Timestamps (fields ending in `_at`) must not be later than the answer's Date header by more than 5 minutes (10 of this machine's clock without one, A-TIMESTAMP-PLAUSIBILITY); started_at must not be after completed_at, nor created_at after updated_at. The fields' meanings beyond their names are not shown, so nothing else is assumed of them.",
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['resources.restoreIds, or resources.natRules with mutations: true'],
+    threats: [
+      {
+        mechanism: 'internal-id-exposed',
+        how: "The ORM serialises the row's primary key (`id`) where the public id belongs, so the record is found by its public id and answered under another.",
+      },
+      {
+        mechanism: 'wrong-field-name',
+        how: 'A hand-written view maps a column to the wrong field (`started_at` from `completed_at`, `vpc_id` from the gateway), so the record contradicts itself.',
+      },
+      {
+        mechanism: 'local-timezone',
+        how: "Timestamps are the server's local wall-clock time written with `Z`; east of UTC a record updated just now is stamped hours in the future.",
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'Answers are cached by path without the workspace, so a record read in one workspace is answered, with its workspace_id, in another.',
       },
     ],
   },

@@ -45,6 +45,10 @@ export const threatMechanisms = {
     'A delete or release is made idempotent by design and answers success for a resource that does not exist or is already gone.',
   'implied-scope':
     'Scopes are read as a hierarchy or by prefix (`*.write` implies `*.read`, `vm` matches `vm.read`), granting scopes the token was never given.',
+  'internal-id-exposed':
+    "An internal key (a row's primary key, a foreign key) is serialised where the document's public id belongs, so the record names something other than what was asked for.",
+  'integer-wraparound':
+    'A value is converted to a fixed-width integer that wraps (a 32-bit cast, `Number(v) >>> 0`, a C `int`), so a number 2^32 away is read as the same one.',
   'lenient-parse':
     'A parser reads what it can and ignores the rest (parseInt keeps leading digits, the token is whatever follows a space), so an invalid value is read as a valid one.',
   'local-timezone':
@@ -138,6 +142,8 @@ export const threatMechanisms = {
     'A create is written as an upsert, so creating what exists replaces it instead of conflicting.',
   'validation-skipped-on-route':
     'A check applied route by route (a schema, a header requirement, a preflight call) is missing on one route, often one added later or thought harmless.',
+  'validated-copy-not-used':
+    'The framework validates a converted copy of the input (a DTO built with implicit conversion) but the handler uses the raw input, so a value that passed as an integer is stored as text.',
   'wrong-constant':
     'A hard-coded or configured value (a status word, a scope name, a prefix, a version) is the wrong one.',
   'wrong-default': 'A value the document gives a default for, or none, is defaulted to something else.',

@@ -5,6 +5,11 @@ export interface ApiRequest {
   readonly path: string;
   /** Query parameters in order; a parameter left out is absent from the URL. */
   readonly query: readonly (readonly [string, string])[];
+  /**
+   * The query exactly as it goes on the wire (no `?`), for forms the suite spells itself
+   * (percent-encoded digits, a parameter given twice); `query` then only describes it.
+   */
+  readonly encodedQuery?: string;
   readonly headers: Readonly<Record<string, string>>;
   /** Raw body text (already serialized); absent for no body. */
   readonly body?: string;

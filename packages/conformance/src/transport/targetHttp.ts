@@ -350,7 +350,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     sendOptions: SendOptions = {},
   ) {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
-    for (const [name, value] of request.query) url.searchParams.append(name, value);
+    if (request.encodedQuery !== undefined) url.search = request.encodedQuery;
+    else for (const [name, value] of request.query) url.searchParams.append(name, value);
     const out = outgoing(url, request.method, request.headers, request.body);
     const response = await deliver(out, scope, stopped, sendOptions);
     const exchange = { request, url: out.href, response };

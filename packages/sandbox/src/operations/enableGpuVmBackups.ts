@@ -85,6 +85,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
     last_run_at: null,
   };
   if (behaviour.fault === 'backup-policy-missing-storage-backend') delete policy.storage_backend;
+  if (behaviour.fault === 'backup-policy-internal-vm-id')
+    // The policy row's foreign key (the VM's internal row number) is serialised, not its public id.
+    policy.vm_id = String([...store.gpuVms.keys()].indexOf(vm.vmId) + 1);
   vm.backupPolicy = policy;
   return jsonResult(200, policy);
 };

@@ -46,6 +46,14 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
     const { target_mode } = restore as { target_mode: string };
     restore = { ...restore, target_mode: target_mode.toUpperCase() };
   }
+  if (behaviour.fault === 'restore-internal-id-exposed')
+    // The row's primary key is serialised as restore_id instead of the public id.
+    restore = { ...restore, restore_id: String([...store.restores.keys()].indexOf(restoreId) + 1) };
+  if (behaviour.fault === 'restore-times-swapped') {
+    // The view maps each column to the other's field.
+    const { started_at, completed_at } = restore as { started_at: unknown; completed_at: unknown };
+    restore = { ...restore, started_at: completed_at, completed_at: started_at };
+  }
   if (behaviour.fault === 'restore-in-envelope') return jsonResult(200, { data: restore });
   return jsonResult(200, restore);
 };

@@ -109,6 +109,8 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
   if (fault === 'nat-rule-ports-stored-as-text')
     for (const port of ['external_port', 'internal_port'] as const)
       if (stored[port] !== undefined) stored[port] = String(stored[port]);
+  if (fault === 'nat-rule-enabled-truthy-text' && stored.enabled !== undefined)
+    stored.enabled = Boolean(stored.enabled);
   if (fault === 'nat-rule-protocol-stored-uppercase' && typeof stored.protocol === 'string')
     stored.protocol = stored.protocol.toUpperCase();
   return stored as RuleUpdate;

@@ -1,0 +1,184 @@
+import type { ParameterSchema } from '../spec/requestParameters.js';
+import type { RequestField } from '../spec/requestSchemas.js';
+
+/**
+ * How a form relates to the well-formed value it was derived from (PARAM-1):
+ * `same` spells that value (a target may refuse it, or act exactly as for the value);
+ * `other` is another well-formed value (a target must never answer it as the original).
+ */
+export type FormReading = 'same' | 'other';
+
+/** A parameter value as it may arrive in a URL, already percent-encoded. */
+export interface ParameterForm {
+  readonly kind: string;
+  readonly reading: FormReading;
+  /** The text that goes in the URL in place of the encoded value. */
+  readonly encoded: string;
+  /** Query parameters only: the parameter is given twice, with this form each time. */
+  readonly twice?: boolean;
+}
+
+/** A body field's value as it may arrive in JSON, and the value a target that accepts it must store. */
+export interface BodyForm {
+  readonly kind: string;
+  readonly sent: unknown;
+  readonly means: unknown;
+}
+
+/** Zero of some Unicode decimal-digit scripts that parsers (Python's `int`, Java's `Character.digit`) read as digits. */
+const DIGIT_SCRIPTS: readonly { readonly name: string; readonly zero: number }[] = [
+  { name: 'Arabic-Indic', zero: 0x0660 },
+  { name: 'Devanagari', zero: 0x0966 },
+  { name: 'full-width', zero: 0xff10 },
+];
+
+/** Whitespace and control characters frameworks trim, stop at, or keep. */
+const SURROUNDINGS: readonly { readonly kind: string; readonly before?: string; readonly after?: string }[] =
+  [
+    { kind: 'a tab before it', before: '\t' },
+    { kind: 'a newline after it', after: '\n' },
+    { kind: 'CR LF after it', after: '\r\n' },
+    { kind: 'a no-break space after it', after: '\u00a0' },
+    { kind: 'an ideographic space before it', before: '\u3000' },
+    { kind: 'a NUL after it', after: '\u0000' },
+  ];
+
+/** Every UTF-8 byte as `%XX`: the same text to any reader that decodes the URL once. */
+export function percentEncodeEvery(text: string): string {
+  return [...new TextEncoder().encode(text)]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+}
+
+function inScript(digits: string, zero: number): string {
+  return [...digits].map((d) => String.fromCodePoint(zero + Number(d))).join('');
+}
+
+/** A string schema whose pattern only digits satisfy, for this value: a number written as text. */
+function isNumericText(schema: ParameterSchema, value: string): boolean {
+  if (schema.type !== 'string' || !/^[0-9]+$/.test(value) || !schema.pattern) return false;
+  const pattern = new RegExp(schema.pattern, 'u');
+  return pattern.test(value) && !pattern.test(`${value}a`) && !pattern.test(`a${value}`);
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+/** Forms every text value can arrive in: surrounded, percent-encoded throughout, encoded twice. */
+function textForms(value: string): ParameterForm[] {
+  return [
+    ...SURROUNDINGS.map((s) => ({
+      kind: s.kind,
+      reading: 'same' as const,
+      encoded: encodeURIComponent(`${s.before ?? ''}${value}${s.after ?? ''}`),
+    })),
+    { kind: 'every character percent-encoded', reading: 'same', encoded: percentEncodeEvery(value) },
+    {
+      kind: 'percent-encoded twice',
+      reading: 'same',
+      encoded: encodeURIComponent(percentEncodeEvery(value)),
+    },
+  ];
+}
+
+/** Forms of a number written as text: other digit scripts, a cut, and numbers a wrapping parser folds onto it. */
+function numericTextForms(value: string): ParameterForm[] {
+  const cut = Math.max(1, Math.floor(value.length / 2));
+  const n = BigInt(value);
+  return [
+    ...DIGIT_SCRIPTS.map((script) => ({
+      kind: `written in ${script.name} digits`,
+      reading: 'same' as const,
+      encoded: encodeURIComponent(inScript(value, script.zero)),
+    })),
+    {
+      kind: 'its first digit in Arabic-Indic',
+      reading: 'same',
+      encoded: encodeURIComponent(`${inScript(value.slice(0, 1), 0x0660)}${value.slice(1)}`),
+    },
+    {
+      kind: 'a NUL inside it',
+      reading: 'same',
+      encoded: encodeURIComponent(`${value.slice(0, cut)}\u0000${value.slice(cut)}`),
+    },
+    {
+      kind: 'plus 2^32 (another ID a 32-bit parser reads as this one)',
+      reading: 'other',
+      encoded: String(n + 2n ** 32n),
+    },
+    {
+      kind: 'plus 2^64 (another ID a 64-bit parser reads as this one)',
+      reading: 'other',
+      encoded: String(n + 2n ** 64n),
+    },
+  ];
+}
+
+/**
+ * The forms a parameter's value may arrive in, derived from its schema: forms of any text,
+ * forms of a number when only digits match the pattern, letter cases of text that has any,
+ * and (for a query parameter) the same value given twice.
+ */
+export function parameterForms(
+  parameter: { readonly in: string; readonly schema: ParameterSchema },
+  value: string,
+): ParameterForm[] {
+  const forms = textForms(value);
+  if (isNumericText(parameter.schema, value)) forms.push(...numericTextForms(value));
+  const swapped = swapCase(value);
+  if (swapped !== value)
+    forms.push({ kind: 'in another letter case', reading: 'same', encoded: encodeURIComponent(swapped) });
+  if (parameter.in === 'query')
+    forms.push({ kind: 'given twice', reading: 'same', encoded: encodeURIComponent(value), twice: true });
+  return forms;
+}
+
+/** 2^32: an integer this far from the value is the same to a 32-bit column or parser that wraps. */
+const WRAP_32 = 2 ** 32;
+
+/**
+ * The forms a body field's value may arrive in, derived from its type: a number as text (padded,
+ * in full-width digits), a boolean as text or 0/1, an enum value in other letter cases or padded,
+ * text as a number; and an integer 2^32 away (another value a wrapping column stores as this one).
+ * `means` is what a target that accepts the form must store; refusing it obeys too.
+ */
+export function bodyForms(field: RequestField, value: unknown): BodyForm[] {
+  switch (field.type) {
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) return [];
+      return [
+        { kind: 'the number as text', sent: String(value), means: value },
+        { kind: 'the number as text with spaces around it', sent: ` ${value} `, means: value },
+        {
+          kind: 'the number as text in full-width digits',
+          sent: inScript(String(value), 0xff10),
+          means: value,
+        },
+        { kind: 'the number plus 2^32', sent: value + WRAP_32, means: value + WRAP_32 },
+      ];
+    case 'boolean':
+      if (typeof value !== 'boolean') return [];
+      return [
+        { kind: 'the boolean as text', sent: String(value), means: value },
+        { kind: 'the boolean as 0 or 1', sent: value ? 1 : 0, means: value },
+      ];
+    case 'string': {
+      if (typeof value !== 'string') return [];
+      if (field.enum)
+        return [
+          { kind: 'the enum value in upper case', sent: value.toUpperCase(), means: value },
+          {
+            kind: 'the enum value capitalised',
+            sent: `${value.slice(0, 1).toUpperCase()}${value.slice(1)}`,
+            means: value,
+          },
+          { kind: 'the enum value with spaces around it', sent: ` ${value} `, means: value },
+        ].filter((form) => form.sent !== value);
+      const digits = 10_000 + (value.length % 9_000);
+      return [{ kind: 'a number for the text', sent: digits, means: String(digits) }];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,196 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LocalServer, listenLocally } from './localServer.js';
+
+/**
+ * The document's reads and NAT rule update written independently of the sandbox, on the
+ * parsing choices web frameworks make. Each concern can be built strictly, leniently in a way
+ * the document allows (Python's `int()` for workspace_id, a lax body binder that converts and
+ * stores typed values), or with the defect such frameworks ship.
+ */
+export interface LaxFrameworkChoices {
+  /**
+   * `pattern`: ASCII digits only. `python-int`: Python's `int()` (Unicode digits, whitespace,
+   * underscores). `int32-cast`: the digits through a 32-bit cast (`Number(v) >>> 0`).
+   */
+  readonly workspaceId: 'pattern' | 'python-int' | 'int32-cast';
+  /**
+   * `strict`: JSON types as the document types them. `lax`: text converted to integers and
+   * booleans, enum values lower-cased, stored converted. `validated-copy`: validated as `lax`
+   * converts, stored as sent. `truthy`: a boolean or "true"/"false", stored by truthiness.
+   */
+  readonly body: 'strict' | 'lax' | 'validated-copy' | 'truthy';
+  /** `exact`: any text is looked up. `nul-500`: a NUL reaches a database that answers 500. */
+  readonly pathIds: 'exact' | 'nul-500';
+  /** `public-ids`: records carry the ids they are found by. `row-ids`: the row's primary key instead. */
+  readonly recordIds?: 'public-ids' | 'row-ids';
+}
+
+export const STRICT_CHOICES: LaxFrameworkChoices = {
+  workspaceId: 'pattern',
+  body: 'strict',
+  pathIds: 'exact',
+};
+export const LAX_CHOICES: LaxFrameworkChoices = { workspaceId: 'python-int', body: 'lax', pathIds: 'exact' };
+
+export const LAX_RULE = { vpcId: 'vpc-7', natGatewayId: 'ngw-7', ruleId: 'rule-7' } as const;
+export const LAX_RESTORE = 'restore-7';
+export const LAX_TOKEN = 'svc_dev_key_lax_framework_full_access';
+
+const BUCKETS: Readonly<Record<string, unknown[]>> = {
+  '1042': [{ name: 'logs-1042' }, { name: 'media-1042' }],
+  '1043': [{ name: 'backups-1043' }],
+};
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** The value of a Unicode decimal digit: its distance from the start of its run of digits. */
+function digitValue(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  let start = code;
+  while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+  return String((code - start) % 10);
+}
+
+/** Python's `int(text)`: Unicode whitespace around, Unicode digits, `_` between digits, a sign. */
+function pythonInt(text: string): number | undefined {
+  const trimmed = text.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '');
+  if (!/^[+-]?\p{Nd}+(_\p{Nd}+)*$/u.test(trimmed)) return undefined;
+  return Number(trimmed.replace(/_/g, '').replace(/\p{Nd}/gu, digitValue));
+}
+
+/** The workspace a value names, read as `choice` reads it; undefined when it is refused. */
+function workspaceOf(value: string | null, choice: LaxFrameworkChoices['workspaceId']): string | undefined {
+  if (value === null) return undefined;
+  if (choice === 'pattern') return /^[1-9][0-9]*$/.test(value) ? value : undefined;
+  if (choice === 'int32-cast')
+    return /^[0-9]+$/.test(value) && Number(value) >>> 0 > 0 ? String(Number(value) >>> 0) : undefined;
+  const n = pythonInt(value);
+  return n !== undefined && n > 0 && Number.isSafeInteger(n) ? String(n) : undefined;
+}
+
+const INTEGERS = ['external_port', 'internal_port'] as const;
+const TEXTS = ['name', 'internal_ip', 'note'] as const;
+
+/** The body the binder validates: as sent, or converted as a lax binder converts it. */
+function converted(
+  body: Record<string, unknown>,
+  choice: LaxFrameworkChoices['body'],
+): Record<string, unknown> {
+  if (choice === 'strict') return body;
+  const out = { ...body };
+  if (choice === 'truthy') {
+    if (out.enabled === 'true' || out.enabled === 'false') out.enabled = out.enabled === 'true';
+    return out;
+  }
+  for (const field of INTEGERS) {
+    const value = out[field];
+    if (typeof value === 'string' && pythonInt(value) !== undefined) out[field] = pythonInt(value);
+  }
+  if (typeof out.enabled === 'string' && /^\s*(true|false)\s*$/i.test(out.enabled))
+    out.enabled = out.enabled.trim().toLowerCase() === 'true';
+  if (out.enabled === 0 || out.enabled === 1) out.enabled = out.enabled === 1;
+  if (typeof out.protocol === 'string') out.protocol = out.protocol.trim().toLowerCase();
+  return out;
+}
+
+function invalidField(body: Record<string, unknown>): string | undefined {
+  for (const field of INTEGERS)
+    if (field in body && !Number.isInteger(body[field])) return `${field} must be an integer`;
+  for (const field of TEXTS)
+    if (field in body && typeof body[field] !== 'string') return `${field} must be text`;
+  if ('enabled' in body && typeof body.enabled !== 'boolean') return 'enabled must be a boolean';
+  if ('protocol' in body && body.protocol !== 'tcp' && body.protocol !== 'udp')
+    return 'protocol must be tcp or udp';
+  return undefined;
+}
+
+export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Promise<LocalServer> {
+  const now = new Date().toISOString();
+  const rule: Record<string, unknown> = {
+    port_forward_rule_id: LAX_RULE.ruleId,
+    vpc_id: LAX_RULE.vpcId,
+    nat_gateway_id: LAX_RULE.natGatewayId,
+    name: 'ssh',
+    protocol: 'tcp',
+    external_port: 2222,
+    internal_ip: '10.0.0.9',
+    internal_port: 22,
+    note: '',
+    enabled: true,
+    status: 'available',
+    workspace_id: '1042',
+    created_at: now,
+    updated_at: now,
+  };
+  const restore = {
+    organization_id: 'org-7',
+    workspace_id: '1042',
+    restore_id: LAX_RESTORE,
+    source_vm_id: 'vm-7',
+    target_mode: 'new_vm',
+    recovery_point_id: 'rp-7',
+    status: 'succeeded',
+  };
+  const natPath = `/v1/networking/vpcs/${LAX_RULE.vpcId}/nat-gateways/${LAX_RULE.natGatewayId}/port-forwarding-rules/`;
+  return listenLocally(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.headers.authorization !== `Bearer ${LAX_TOKEN}`) return json(res, 401, { detail: 'bad token' });
+    const workspace = workspaceOf(url.searchParams.get('workspace_id'), choices.workspaceId);
+    if (!workspace) return json(res, 400, { detail: 'workspace_id must be a positive integer' });
+    if (!(workspace in BUCKETS)) return json(res, 403, { detail: `workspace ${workspace} is not yours` });
+    const lastSegment = (prefix: string): string | undefined => {
+      if (!url.pathname.startsWith(prefix)) return undefined;
+      const id = decodeURIComponent(url.pathname.slice(prefix.length));
+      return id.includes('/') ? undefined : id;
+    };
+    const restoreId = lastSegment('/v1/compute/cloud-vm-snapshots/restores/');
+    const ruleId = req.method === 'PATCH' ? lastSegment(natPath) : undefined;
+    const id = restoreId ?? ruleId;
+    if (id?.includes('\u0000') && choices.pathIds === 'nul-500')
+      return json(res, 500, { detail: 'invalid byte sequence for encoding "UTF8": 0x00' });
+    if (req.method === 'GET' && url.pathname === '/v1/object-storage/buckets')
+      return json(res, 200, BUCKETS[workspace]);
+    if (req.method === 'POST' && url.pathname === '/v1/billing/resource-eligibility') {
+      await readBody(req);
+      return json(res, 200, { allowed: true });
+    }
+    if (req.method === 'GET' && restoreId !== undefined)
+      return restoreId === LAX_RESTORE && workspace === '1042'
+        ? json(res, 200, choices.recordIds === 'row-ids' ? { ...restore, restore_id: '7' } : restore)
+        : json(res, 404, { detail: 'no such restore' });
+    if (ruleId !== undefined) {
+      const text = await readBody(req);
+      if (ruleId !== LAX_RULE.ruleId || workspace !== '1042')
+        return json(res, 404, { detail: 'no such rule' });
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return json(res, 400, { detail: 'malformed JSON' });
+      }
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        return json(res, 400, { detail: 'not an object' });
+      const validated = converted(body as Record<string, unknown>, choices.body);
+      const problem = invalidField(validated);
+      if (problem) return json(res, 400, { detail: problem });
+      const stored = choices.body === 'lax' ? validated : (body as Record<string, unknown>);
+      for (const field of [...INTEGERS, ...TEXTS, 'protocol', 'enabled'])
+        if (field in stored)
+          rule[field] =
+            choices.body === 'truthy' && field === 'enabled' ? Boolean(stored[field]) : stored[field];
+      rule.updated_at = new Date().toISOString();
+      return json(res, 200, rule);
+    }
+    return json(res, 404, { detail: 'no such route' });
+  });
+}

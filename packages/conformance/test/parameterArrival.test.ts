@@ -1,0 +1,162 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bodyForms, parameterForms } from '../src/generate/arrivalForms.js';
+import { runConformance } from '../src/run/engine.js';
+import { requestParameters } from '../src/spec/requestParameters.js';
+import { requestFields } from '../src/spec/requestSchemas.js';
+import type { TargetProfile } from '../src/targetProfile/index.js';
+import {
+  LAX_CHOICES,
+  LAX_RESTORE,
+  LAX_RULE,
+  LAX_TOKEN,
+  type LaxFrameworkChoices,
+  STRICT_CHOICES,
+  startLaxFrameworkServer,
+} from './laxFrameworkServer.js';
+
+const workspaceParameter = () => {
+  const parameter = requestParameters('listBuckets').find((p) => p.name === 'workspace_id');
+  if (!parameter) throw new Error('the spec declares no workspace_id on listBuckets');
+  return parameter;
+};
+
+/** What a reader that decodes the URL once, trims whitespace and reads Unicode digits sees. */
+function readLeniently(encoded: string): string {
+  const text = decodeURIComponent(encoded).normalize('NFKC').trim();
+  return text.replace(/\p{Nd}/gu, (d) => {
+    const code = d.codePointAt(0) ?? 0;
+    let start = code;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+    return String((code - start) % 10);
+  });
+}
+
+describe('PARAM-1 forms, derived from the spec schemas', () => {
+  it('derives the number forms for workspace_id from its pattern, and none for an opaque id', () => {
+    const numeric = parameterForms(workspaceParameter(), '1042').map((f) => f.kind);
+    expect(numeric).toContain('written in Arabic-Indic digits');
+    expect(numeric).toContain('given twice');
+    const restore = requestParameters('getCloudVmSnapshotRestore').find((p) => p.in === 'path');
+    expect(restore?.name).toBe('restore_id');
+    const opaque = parameterForms(restore as NonNullable<typeof restore>, 'rst-2b81c4d0').map((f) => f.kind);
+    expect(opaque.some((kind) => /digits|2\^32/.test(kind))).toBe(false);
+    expect(opaque).toContain('in another letter case');
+    expect(opaque).not.toContain('given twice');
+  });
+
+  it('every "same" form of a workspace ID spells that ID; every "other" form is another ID that wraps onto it', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), (n) => {
+        const id = String(n);
+        for (const form of parameterForms(workspaceParameter(), id)) {
+          if (form.reading === 'other') {
+            const other = BigInt(form.encoded);
+            expect(other).not.toBe(n);
+            expect(
+              BigInt.asUintN(32, other) === BigInt.asUintN(32, n) || BigInt.asUintN(64, other) === n,
+            ).toBe(true);
+          } else if (!/NUL|twice|Arabic-Indic$/.test(form.kind)) {
+            // Decoded once (or twice for the double encoding) and read leniently, it is the ID itself.
+            const once = readLeniently(form.encoded);
+            expect(form.kind === 'percent-encoded twice' ? readLeniently(once) : once).toBe(id);
+          }
+        }
+      }),
+    );
+  });
+
+  it('body forms name the typed value an accepting target must store', () => {
+    const fields = requestFields('updateNatPortForwardingRule');
+    const port = fields.find((f) => f.path[0] === 'external_port');
+    const enabled = fields.find((f) => f.path[0] === 'enabled');
+    const protocol = fields.find((f) => f.path[0] === 'protocol');
+    if (!port || !enabled || !protocol) throw new Error('the NAT rule update lost a field');
+    expect(bodyForms(port, 2223)).toContainEqual({ kind: 'the number as text', sent: '2223', means: 2223 });
+    expect(bodyForms(enabled, false)).toContainEqual({
+      kind: 'the boolean as text',
+      sent: 'false',
+      means: false,
+    });
+    expect(bodyForms(protocol, 'udp').map((f) => f.sent)).toEqual(['UDP', 'Udp', ' udp ']);
+    // Each form is another spelling of what it means, except the integer 2^32 away, which is itself.
+    for (const form of [...bodyForms(port, 2223), ...bodyForms(enabled, true), ...bodyForms(protocol, 'udp')])
+      expect(JSON.stringify(form.sent) === JSON.stringify(form.means), form.kind).toBe(
+        form.kind === 'the number plus 2^32',
+      );
+  });
+});
+
+/** PARAM-1's verdict against an implementation that is not the sandbox, built on one set of choices. */
+async function verdictOf(
+  choices: LaxFrameworkChoices,
+  ruleId = 'PARAM-1',
+): Promise<{ state: string; messages: string }> {
+  const server = await startLaxFrameworkServer(choices);
+  try {
+    const profile: TargetProfile = {
+      name: 'lax-framework',
+      baseUrl: `${server.origin}/v1`,
+      environment: 'development',
+      identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
+      workspaces: { primary: '1042', secondary: '1043' },
+      resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE] },
+      billing: { skuCode: 'cloud-vm-standard-2' },
+      mutations: true,
+    };
+    const { outcome } = await runConformance({
+      profile,
+      rules: ruleId,
+      depth: 5,
+      seed: 11,
+      concurrency: 2,
+      reporters: [],
+      outDir: mkdtempSync(join(tmpdir(), 'conformance-param-')),
+      print: () => undefined,
+    });
+    const rule = outcome.rules.find((r) => r.id === ruleId);
+    const messages = outcome.tests
+      .flatMap((t) => [...t.errors, ...t.failures.map((f) => f.message)])
+      .join('\n');
+    return { state: rule?.state ?? 'missing', messages };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('PARAM-1 against an independent server built on web-framework parsing choices', () => {
+  it.each([
+    ['strict', STRICT_CHOICES],
+    ['lenient in ways the document allows (Python int(), a lax binder storing typed values)', LAX_CHOICES],
+  ])('passes one that is %s', async (_name, choices) => {
+    const verdict = await verdictOf(choices);
+    expect(verdict.messages).toBe('');
+    expect(verdict.state).toBe('passed');
+  });
+
+  it.each([
+    ['a 32-bit cast of workspace_id', { workspaceId: 'int32-cast' }, /2\^32.*read as "1042"/],
+    ['a body validated on a converted copy and stored raw', { body: 'validated-copy' }, /must be stored as/],
+    ['a boolean stored by truthiness', { body: 'truthy' }, /enabled "false".*answered enabled true/],
+    ['a NUL in a path id answered 500', { pathIds: 'nul-500' }, /answered 500/],
+  ] as const)('fails one with %s', async (_name, change, message) => {
+    const verdict = await verdictOf({ ...LAX_CHOICES, ...change });
+    expect(verdict.state).toBe('failed');
+    expect(verdict.messages).toMatch(message);
+  });
+});
+
+describe('REC-1 against the same independent server', () => {
+  it('passes records that carry the ids they were found by, with timestamps in order', async () => {
+    expect((await verdictOf(LAX_CHOICES, 'REC-1')).state).toBe('passed');
+  });
+
+  it("fails a restore answered under its row's primary key", async () => {
+    const verdict = await verdictOf({ ...LAX_CHOICES, recordIds: 'row-ids' }, 'REC-1');
+    expect(verdict.state).toBe('failed');
+    expect(verdict.messages).toMatch(/restore_id is "7"/);
+  });
+});
