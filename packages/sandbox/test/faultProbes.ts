@@ -729,8 +729,10 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     faulty: (o) => (o as number) < 0,
   },
   'backup-policy-internal-vm-id': {
-    observe: async (h) =>
-      [gpuVm(h), jsonObject(await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} })).vm_id],
+    observe: async (h) => [
+      gpuVm(h),
+      jsonObject(await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} })).vm_id,
+    ],
     correct: (o) => (o as unknown[])[0] === (o as unknown[])[1],
     faulty: (o) => /^[0-9]+$/.test(String((o as unknown[])[1])),
   },

@@ -1387,7 +1387,8 @@ export const rules: readonly RuleEntry[] = [
   {
     id: 'REC-1',
     level: 'MUST',
-    title: 'A record names the resource and workspace the request named, with timestamps in order and not in the future',
+    title:
+      'A record names the resource and workspace the request named, with timestamps in order and not in the future',
     quotes: [
       'A successful response returns the resource itself, not an envelope.',
       '`datetime` is an ISO 8601 timestamp in UTC. `string` identifiers are opaque.',
