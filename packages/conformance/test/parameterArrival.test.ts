@@ -69,6 +69,25 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
     );
   });
 
+  it('body forms of any safe integer, negative ones included (bounds are not shown), spell that integer', () => {
+    const port = requestFields('updateNatPortForwardingRule').find((f) => f.path[0] === 'external_port');
+    if (!port) throw new Error('the NAT rule update lost external_port');
+    fc.assert(
+      fc.property(
+        fc.maxSafeInteger().filter((n) => Math.abs(n) < 2 ** 52),
+        (n) => {
+          const forms = bodyForms(port, n);
+          for (const form of forms) {
+            if (form.kind === 'the number plus 2^32') expect(form.means).toBe(n + 2 ** 32);
+            // NFKC folds full-width digits to ASCII: every text form is the number, spelled otherwise.
+            else expect(Number(String(form.sent).normalize('NFKC').trim()), form.kind).toBe(n);
+          }
+          expect(forms).toHaveLength(4);
+        },
+      ),
+    );
+  });
+
   it('body forms name the typed value an accepting target must store', () => {
     const fields = requestFields('updateNatPortForwardingRule');
     const port = fields.find((f) => f.path[0] === 'external_port');
@@ -90,6 +109,20 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
   });
 });
 
+/** A profile for the independent server: every scope, the NAT rule and the restore it holds. */
+function laxProfile(origin: string): TargetProfile {
+  return {
+    name: 'lax-framework',
+    baseUrl: `${origin}/v1`,
+    environment: 'development',
+    identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
+    workspaces: { primary: '1042', secondary: '1043' },
+    resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE] },
+    billing: { skuCode: 'cloud-vm-standard-2' },
+    mutations: true,
+  };
+}
+
 /** PARAM-1's verdict against an implementation that is not the sandbox, built on one set of choices. */
 async function verdictOf(
   choices: LaxFrameworkChoices,
@@ -97,18 +130,8 @@ async function verdictOf(
 ): Promise<{ state: string; messages: string }> {
   const server = await startLaxFrameworkServer(choices);
   try {
-    const profile: TargetProfile = {
-      name: 'lax-framework',
-      baseUrl: `${server.origin}/v1`,
-      environment: 'development',
-      identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
-      workspaces: { primary: '1042', secondary: '1043' },
-      resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE] },
-      billing: { skuCode: 'cloud-vm-standard-2' },
-      mutations: true,
-    };
     const { outcome } = await runConformance({
-      profile,
+      profile: laxProfile(server.origin),
       rules: ruleId,
       depth: 5,
       seed: 11,
@@ -128,6 +151,45 @@ async function verdictOf(
 }
 
 describe('PARAM-1 against an independent server built on web-framework parsing choices', () => {
+  it('judges a NAT rule holding a negative port (bounds are not shown), and ERR-3 and PARAM-1 leave it as they found it', async () => {
+    const server = await startLaxFrameworkServer(STRICT_CHOICES);
+    try {
+      const rulePath = `${server.origin}/v1/networking/vpcs/${LAX_RULE.vpcId}/nat-gateways/${LAX_RULE.natGatewayId}/port-forwarding-rules/${LAX_RULE.ruleId}?workspace_id=1042`;
+      const patch = async (body: unknown) => {
+        const response = await fetch(rulePath, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${LAX_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as Record<string, unknown>;
+      };
+      const before = await patch({ external_port: -80 });
+      expect(before.external_port).toBe(-80);
+      const { outcome } = await runConformance({
+        profile: laxProfile(server.origin),
+        rules: 'ERR-3,PARAM-1',
+        depth: 40,
+        seed: 5,
+        concurrency: 2,
+        reporters: [],
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-param-')),
+        print: () => undefined,
+      });
+      const messages = outcome.tests.flatMap((t) => [...t.errors, ...t.failures.map((f) => f.message)]);
+      expect(messages).toEqual([]);
+      expect(outcome.rules.map((r) => [r.id, r.state])).toEqual([
+        ['ERR-3', 'passed'],
+        ['PARAM-1', 'passed'],
+      ]);
+      // Every field as it was; updated_at moves with each restoring update.
+      const { updated_at: _was, ...fields } = before;
+      const { updated_at: _now, ...after } = await patch({});
+      expect(after).toEqual(fields);
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each([
     ['strict', STRICT_CHOICES],
     ['lenient in ways the document allows (Python int(), a lax binder storing typed values)', LAX_CHOICES],

@@ -574,6 +574,20 @@ export const faultCatalogue = [
       'An operation_id is made from the time of the request to the second: two creates accepted within one second, as overlapping ones are, get the same operation_id.',
   },
   {
+    id: 'operation-id-per-workspace-sequence',
+    rule: 'ASYNC-4',
+    mechanism: 'narrow-id-scope',
+    description:
+      "Operation ids come from a sequence per workspace: the first operation accepted in a second workspace gets the id of the first workspace's first operation.",
+  },
+  {
+    id: 'idempotency-answer-by-body',
+    rule: 'ASYNC-4',
+    mechanism: 'cache-key-missing-dimension',
+    description:
+      'Accepted answers are remembered by the request (method, path, workspace, body) instead of its X-Idempotency-Key: a create with a key of its own and the body of an earlier create is answered with the earlier operation and VM.',
+  },
+  {
     id: 'nat-rule-read-modify-write',
     rule: 'CONC-3',
     mechanism: 'lost-update',

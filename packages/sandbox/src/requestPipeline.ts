@@ -166,8 +166,14 @@ export function createRequestListener(
     const scope = behaviour.fault === 'idempotency-key-global' ? '' : checked.workspaceId;
     const fingerprint = requestFingerprint(req.method ?? '', pathname, scope, body);
     // Keys kept per workspace (a variant): a reuse elsewhere is a new request, not a refused one.
+    // The idempotency-answer-by-body fault remembers answers by the request's fingerprint alone:
+    // a create with a key of its own and the body of an earlier one is answered as its replay.
     const stored =
-      behaviour.variant === 'idempotency-keys-per-workspace' ? `${checked.workspaceId} ${key}` : key;
+      behaviour.fault === 'idempotency-answer-by-body'
+        ? fingerprint
+        : behaviour.variant === 'idempotency-keys-per-workspace'
+          ? `${checked.workspaceId} ${key}`
+          : key;
     return keyed(stored, fingerprint, () => route.handler(request, services));
   };
 

@@ -161,6 +161,8 @@ export class SandboxStore {
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
   readonly workspaceNames = new Map<string, string>();
   private sequence = 0;
+  /** Sequences per scope: the operation-id-per-workspace-sequence fault's only. */
+  private readonly scopedSequences = new Map<string, number>();
 
   constructor(
     private readonly profile: SandboxProfile,
@@ -182,6 +184,16 @@ export class SandboxStore {
   idFromStaleRead(prefix: string, read: number): string {
     this.sequence = read + 1;
     return this.idAt(prefix, this.sequence);
+  }
+
+  /**
+   * An identifier numbered within `scope` alone (a sequence per workspace, as a table partitioned
+   * by tenant gives): unique there, and repeated by every other scope.
+   */
+  nextIdIn(prefix: string, scope: string): string {
+    const next = (this.scopedSequences.get(scope) ?? 0) + 1;
+    this.scopedSequences.set(scope, next);
+    return this.idAt(prefix, next);
   }
 
   /** The sequence as a read of the store would see it now. */
@@ -208,6 +220,7 @@ export class SandboxStore {
       map.clear();
     }
     this.sequence = 0;
+    this.scopedSequences.clear();
     const { profile, clock } = this;
     const primary = profile.workspaces.primary;
     const seededAt = clock.now() - 48 * HOUR_MS;

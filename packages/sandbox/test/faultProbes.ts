@@ -624,6 +624,28 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === JSON.stringify({ note: 'first', name: 'second' }),
     faulty: (o) => JSON.stringify(o) !== JSON.stringify({ note: 'first', name: 'second' }),
   },
+  'operation-id-per-workspace-sequence': {
+    // Two creates in the primary workspace, then one in the secondary, each with its own key.
+    observe: async (h) => {
+      const ids = [
+        await createVm(h),
+        await createVm(h),
+        await createVm(h, { workspace: secondary(h) }),
+      ].map((a) => acceptance(a).operation_id);
+      return new Set(ids).size;
+    },
+    correct: (o) => o === 3,
+    faulty: (o) => o === 2,
+  },
+  'idempotency-answer-by-body': {
+    // Two creates with one body, each with its own key, one after the other.
+    observe: async (h) => {
+      const answers = [await createVm(h), await createVm(h)].map((a) => acceptance(a));
+      return new Set(answers.flatMap((a) => [a.operation_id, a.vm_id])).size;
+    },
+    correct: (o) => o === 4,
+    faulty: (o) => o === 2,
+  },
   'idempotency-key-global': {
     // One key and body: a create in the primary workspace, then the same in the secondary one.
     observe: async (h) => {

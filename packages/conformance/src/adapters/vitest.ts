@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, test } from 'vitest';
 import type { CheckResult } from '../checks/check.js';
+import { IDENTIFIER_AUDIT_CHECK, identifierAuditVerdict } from '../checks/identifierAudit.js';
 import { checkRegistry } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
 import { runCheck } from '../run/checkRunner.js';
 import { DEFAULT_DEPTH } from '../run/options.js';
-import { planChecks } from '../run/plan.js';
+import { planChecks, plansRunAudit } from '../run/plan.js';
 import { type PreparedRun, prepareRun, type RunSettings } from '../run/runSetup.js';
 import { createSecretRedactor } from '../secrets/secretRedactor.js';
 
@@ -41,10 +42,11 @@ function assertVerdict(result: CheckResult, skip: (note: string) => void): void 
 
 /**
  * Declares one vitest test per check of the registry, run against the target in order, and the
- * run-wide RESP-1 audit last. Call it at the top level of a test file (or inside a `describe`).
+ * run-wide audits (RESP-1's schemas, ASYNC-4's identifiers) last. Call it at the top level of a test file (or inside a `describe`).
  */
 export function conformanceTests(options: ConformanceTestOptions = {}): void {
-  const checks = planChecks(checkRegistry, options.rules !== undefined ? { rules: options.rules } : {});
+  const planOptions = options.rules !== undefined ? { rules: options.rules } : {};
+  const checks = planChecks(checkRegistry, planOptions);
   const redactor = createSecretRedactor();
   const audits: SchemaAuditFindings[] = [];
   let prepared: PreparedRun | undefined;
@@ -79,4 +81,10 @@ export function conformanceTests(options: ConformanceTestOptions = {}): void {
         context.skip(note),
       ),
     );
+  if (plansRunAudit(planOptions, IDENTIFIER_AUDIT_CHECK.rule))
+    test(IDENTIFIER_AUDIT_CHECK.title, (context) => {
+      if (!prepared) throw new Error('the conformance target did not start (see beforeAll)');
+      const verdict = identifierAuditVerdict(prepared.identifierAudit.findings(), prepared.session);
+      assertVerdict({ ...IDENTIFIER_AUDIT_CHECK, verdict, durationMs: 0 }, (note) => context.skip(note));
+    });
 }

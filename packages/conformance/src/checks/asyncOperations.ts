@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
-import { expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecord.js';
-import { observed } from './caseVerdict.js';
+import { identityWith } from '../session/identities.js';
+import type { Exchange } from '../transport/exchange.js';
+import {
+  type AcceptanceIds,
+  acceptanceIds,
+  expectAcceptanceRecord,
+  expectFreshAcceptance,
+} from './acceptanceRecord.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
 import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
@@ -176,6 +183,57 @@ checks.push(
         }
         return observed;
       });
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'ASYNC-4',
+    'creates in two workspaces, each with its own key, are two operations for two VMs',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const op = session.operation('createCloudVm');
+      const { primary, secondary } = session.profile.workspaces;
+      const elsewhere = identityWith(session.profile, op.scope, secondary);
+      if (!elsewhere) return t.skip(`no identity holds ${op.scope} on workspace ${secondary}`);
+      await t.check(
+        fc.constant('a create in each workspace'),
+        async (): Promise<CaseVerdict> => {
+          // One after the other, so this is no race (CONC-2's): ids numbered per workspace collide.
+          const answers: [string, Exchange][] = [];
+          for (const [workspace, token] of [
+            [primary, undefined],
+            [secondary, elsewhere.token],
+          ] as const) {
+            const exchange = await session.http.send(
+              operationRequest(op, session, 'probe', { workspaceId: workspace, ...(token ? { token } : {}) }),
+            );
+            const ids = acceptanceIds(exchange);
+            if (!ids)
+              return notApplicable(
+                `the create in workspace ${workspace} answered ${exchange.response.status} without an acceptance record`,
+              );
+            t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
+            answers.push([workspace, exchange]);
+          }
+          const [[, first], [, second]] = answers as [[string, Exchange], [string, Exchange]];
+          const a = acceptanceIds(first) as AcceptanceIds;
+          const b = acceptanceIds(second) as AcceptanceIds;
+          const shared = [
+            ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
+            ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
+          ];
+          if (shared.length > 0)
+            throw new RuleViolation(
+              `a create in workspace ${primary} and then one in workspace ${secondary}, each with its own X-Idempotency-Key, were answered with the same ${shared.join(' and ')}: two operations, one identifier`,
+              second,
+            );
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
     },
   ),
 );

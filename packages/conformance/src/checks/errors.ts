@@ -4,14 +4,27 @@ import { missingId, operationRequest, usableOperations } from '../generate/opera
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
 import type { Session } from '../session/session.js';
+import type { Exchange } from '../transport/exchange.js';
 import { notApplicable, observed } from './caseVerdict.js';
-import { type Check, defineCheck } from './check.js';
+import { type Check, type CheckContext, defineCheck } from './check.js';
+import { keepingNatRule, readNatRule } from './natRuleReader.js';
 import { expectErrorDetail, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import { BACKUP_POLICY_NOT_CLEANED, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 const withNotFound = (session: Session) =>
   usableOperations(session, 'positive').filter(
     (op) => op.pathParameters.length > 0 && op.responseKeys.includes('404'),
   );
+
+/** What an accepted probe left on the target, for the report's created-resources list. */
+function recordAccepted(t: CheckContext, operationId: string, exchange: Exchange): void {
+  if (!is2xx(exchange.response.status)) return;
+  const body = exchange.response.json as { vm_id?: unknown } | undefined;
+  if (operationId === 'createCloudVm' && typeof body?.vm_id === 'string')
+    t.recordCreated('cloud VM', body.vm_id, CLOUD_VM_NOT_CLEANED);
+  if (operationId === 'enableGpuVmBackups' && typeof body?.vm_id === 'string')
+    t.recordCreated('backup policy', body.vm_id, BACKUP_POLICY_NOT_CLEANED);
+}
 
 const checks: Check[] = [];
 
@@ -178,29 +191,37 @@ checks.push(
         .tuple(anyOperation(session, 'probe'), fc.string({ maxLength: 30 }))
         .map(([op, workspaceId]) => ({ op, kind: 'random workspace_id', overrides: { workspaceId } })),
     );
-    await t.check(
-      cases,
-      async ({ op, kind, overrides }) => {
-        const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
-        expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
-        return observed;
-      },
-      {
-        examples: withBody.flatMap((op) => [
-          ...['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
-            op,
-            kind: 'malformed or non-object JSON',
-            overrides: { body, contentType: 'application/json' },
-          })),
-          // "Content-Type: application/json when a body is sent": every body-taking operation meets the others.
-          ...['text/plain', 'application/x-www-form-urlencoded'].map((contentType) => ({
-            op,
-            kind: `a JSON body sent as ${contentType}`,
-            overrides: { body: '{}', contentType },
-          })),
-        ]),
-        independent: true,
-      },
+    // A body with wrong types may still be one the document allows (a negative port: bounds are
+    // not shown), and an accepted one changes the target: the NAT rule is put back, creates and
+    // enabled backups are recorded.
+    const patching = withBody.some((op) => op.operationId === 'updateNatPortForwardingRule');
+    const natBefore = patching ? await readNatRule(session) : undefined;
+    await keepingNatRule(t, natBefore, () =>
+      t.check(
+        cases,
+        async ({ op, kind, overrides }) => {
+          const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
+          expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
+          recordAccepted(t, op.operationId, exchange);
+          return observed;
+        },
+        {
+          examples: withBody.flatMap((op) => [
+            ...['{', '[1,', '"text"', '{"__proto__":{"polluted":true}}'].map((body) => ({
+              op,
+              kind: 'malformed or non-object JSON',
+              overrides: { body, contentType: 'application/json' },
+            })),
+            // "Content-Type: application/json when a body is sent": every body-taking operation meets the others.
+            ...['text/plain', 'application/x-www-form-urlencoded'].map((contentType) => ({
+              op,
+              kind: `a JSON body sent as ${contentType}`,
+              overrides: { body: '{}', contentType },
+            })),
+          ]),
+          independent: true,
+        },
+      ),
     );
   }),
 );

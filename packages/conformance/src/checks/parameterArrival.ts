@@ -228,7 +228,8 @@ interface BodyCase {
 function changedValue(field: RequestField, current: unknown): unknown {
   switch (field.type) {
     case 'integer':
-      return typeof current === 'number' && current < 65_535 ? current + 1 : 8081;
+      // A port-like positive value, whatever the rule holds (bounds are not shown: it may be negative).
+      return typeof current === 'number' && current >= 1 && current < 65_535 ? current + 1 : 8081;
     case 'boolean':
       return current !== true;
     case 'string':

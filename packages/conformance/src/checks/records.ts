@@ -5,6 +5,7 @@ import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
+import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
 
 const checks: Check[] = [];
@@ -108,11 +109,7 @@ checks.push(
         return t.inconclusive(
           `the first enable on GPU VM ${vmId} answered 409: it already has a backup policy, so the defaults cannot be observed (list a GPU VM without one in resources.gpuVmIds)`,
         );
-      t.recordCreated(
-        'backup policy',
-        vmId,
-        'not cleaned up: the document specifies no way to disable backups',
-      );
+      t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);
       await t.check(
         fc.constant(vmId),
         async () => {
@@ -218,11 +215,7 @@ checks.push(
                 `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
               );
             expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
-            t.recordCreated(
-              'backup policy',
-              vmId,
-              'not cleaned up: the document specifies no way to disable backups',
-            );
+            t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);
           }
           const policy = expectJsonObject(exchange, 'the backup policy');
           enabled.set(vmId, policy);

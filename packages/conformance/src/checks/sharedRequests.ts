@@ -46,6 +46,7 @@ export function acceptedCreate(session: Session, record: (vmId: string) => void)
 }
 
 export const CLOUD_VM_NOT_CLEANED = 'not cleaned up: the document specifies no cloud VM delete endpoint';
+export const BACKUP_POLICY_NOT_CLEANED = 'not cleaned up: the document specifies no way to disable backups';
 
 /**
  * A profile resource a consuming request found already consumed (404: gone; 409: in a state that

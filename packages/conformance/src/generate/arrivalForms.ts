@@ -50,8 +50,9 @@ export function percentEncodeEvery(text: string): string {
     .join('');
 }
 
-function inScript(digits: string, zero: number): string {
-  return [...digits].map((d) => String.fromCodePoint(zero + Number(d))).join('');
+/** The digits of `text` in the script whose zero is `zero`; anything else (a sign) is kept. */
+function inScript(text: string, zero: number): string {
+  return text.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
 }
 
 /** A string schema whose pattern only digits satisfy, for this value: a number written as text. */

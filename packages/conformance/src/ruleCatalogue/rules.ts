@@ -575,6 +575,35 @@ export const rules: readonly RuleEntry[] = [
     ],
   },
   {
+    id: 'ASYNC-4',
+    level: 'MUST',
+    title:
+      'Every operation accepted has an operation_id of its own, and every accepted create a vm_id of its own',
+    quotes: [
+      'Creating, deleting, starting, stopping and rebooting virtual machines are asynchronous: the endpoint answers `202 Accepted` with an operation record that can be polled.',
+      '`string` identifiers are opaque.',
+    ],
+    latitude:
+      "Identifiers are opaque, so nothing is read into their form; but an operation polled by its `operation_id` must be the only one with it. Judged on every acceptance record answered during the run, whichever check caused it, and on a create in each of two workspaces, one after the other. One operation is a create with one X-Idempotency-Key (a retry or replay with the key is the same operation) or a delete of one VM (a second delete answered with the first's record is STATE-1's to judge). Overlapping creates are CONC-2's; a key reused in another workspace is ISO-1's. Fewer than two accepted operations: inconclusive.",
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: ['mutations: true'],
+    threats: [
+      {
+        mechanism: 'narrow-id-scope',
+        how: 'Operation ids come from a sequence per workspace (or one per kind of job, creates and deletes in separate tables), so the first create of a second workspace, or the first delete, gets an id an earlier operation already has.',
+      },
+      {
+        mechanism: 'time-based-id',
+        how: 'The operation id is made from the request time to the second, so two operations accepted one after the other within a second share it.',
+      },
+      {
+        mechanism: 'cache-key-missing-dimension',
+        how: 'Accepted creates are remembered by a fingerprint of the body instead of the X-Idempotency-Key, so a second create with its own key and the same body is answered with the first operation and VM.',
+      },
+    ],
+  },
+  {
     id: 'IDEM-1',
     level: 'MUST',
     title: 'X-Idempotency-Key is required for VM create and delete',

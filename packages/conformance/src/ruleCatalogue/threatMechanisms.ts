@@ -71,6 +71,8 @@ export const threatMechanisms = {
     'A resource is fetched by its id alone, without the workspace of the request in the query.',
   'nil-collection':
     'An empty collection held as nil, None or undefined is written as `null` instead of `[]`.',
+  'narrow-id-scope':
+    'Identifiers are numbered within a narrower scope than the one they must be unique in (a sequence per workspace, per table or per kind of job), so records of two scopes get the same id.',
   'non-atomic-id':
     'An id is computed from a counter or maximum that is read, then written back later: overlapping creates get the same id.',
   'non-transactional-write':

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
 import type { CheckResult } from '../checks/check.js';
+import { IDENTIFIER_AUDIT_CHECK, identifierAuditVerdict } from '../checks/identifierAudit.js';
 import { checkRegistry, findCheck, type RegisteredCheck } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
 import { createReporter, progressReporter, reportContext, reportersProblem } from '../reporters/index.js';
@@ -18,7 +19,7 @@ import { exchangeEvents } from './exchangeEvent.js';
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS } from './options.js';
 import type { RunOutcome, TestOutcome } from './outcome.js';
 import { outputDirectoryProblem, setAsideEarlierRun } from './outputDirectory.js';
-import { planChecks, plansSchemaAudit } from './plan.js';
+import { planChecks, plansRunAudit } from './plan.js';
 import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
 import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
@@ -128,12 +129,24 @@ function checkedOptions(options: RunOptions) {
   };
   const planned = planChecks(checkRegistry, planOptions);
   const target = replayTarget(options, replay);
-  const withAudit = plansSchemaAudit(planOptions);
+  const withAudit = plansRunAudit(planOptions, SCHEMA_AUDIT_CHECK.rule);
+  const withIdentifierAudit = plansRunAudit(planOptions, IDENTIFIER_AUDIT_CHECK.rule);
   if (options.outDir !== undefined) {
     const problem = outputDirectoryProblem(options.outDir);
     if (problem) throw new RunSetupError(problem);
   }
-  return { reporters, depth, seed, concurrency, deadlineMs, replay, planned, withAudit, target };
+  return {
+    reporters,
+    depth,
+    seed,
+    concurrency,
+    deadlineMs,
+    replay,
+    planned,
+    withAudit,
+    withIdentifierAudit,
+    target,
+  };
 }
 
 /**
@@ -336,6 +349,21 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       const audit: CheckResult = {
         ...SCHEMA_AUDIT_CHECK,
         verdict: schemaAuditVerdict(audits),
+        durationMs: 0,
+      };
+      tests.push(testOutcomeOf(audit));
+      emit({ type: 'check-end', result: audit });
+    }
+    // ASYNC-4 is judged on every acceptance record the run saw; a run cut short proves nothing passed.
+    if (settings.withIdentifierAudit) {
+      const findings = prepared.identifierAudit.findings();
+      const verdict = identifierAuditVerdict(findings, session);
+      const audit: CheckResult = {
+        ...IDENTIFIER_AUDIT_CHECK,
+        verdict:
+          (verdict.state === 'passed' || verdict.state === 'inconclusive') && (interrupted || deadlineReached)
+            ? { state: 'incomplete', reason: `not finished: ${why}` }
+            : verdict,
         durationMs: 0,
       };
       tests.push(testOutcomeOf(audit));

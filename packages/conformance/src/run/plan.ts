@@ -54,13 +54,16 @@ export function planChecks(registry: readonly RegisteredCheck[], options: PlanOp
   return planned;
 }
 
-/** Whether the run-wide RESP-1 audit belongs to this plan (RESP-1 selected and in this shard). */
-export function plansSchemaAudit(options: PlanOptions): boolean {
+/**
+ * Whether a run-wide audit of `rule` (RESP-1's schema audit, ASYNC-4's identifier audit) belongs
+ * to this plan: its rule selected and in this shard, and no replay.
+ */
+export function plansRunAudit(options: PlanOptions, rule: string): boolean {
   if (options.replay) return false;
-  if (options.rules !== undefined && !ruleSelection(options.rules).includes('RESP-1')) return false;
+  if (options.rules !== undefined && !ruleSelection(options.rules).includes(rule)) return false;
   if (options.shard) {
     const { index, count } = parseShard(options.shard);
-    return rules.findIndex((rule) => rule.id === 'RESP-1') % count === index - 1;
+    return rules.findIndex((entry) => entry.id === rule) % count === index - 1;
   }
   return true;
 }

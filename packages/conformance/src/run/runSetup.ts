@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createIdentifierAudit, type IdentifierAudit } from '../checks/identifierAudit.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
@@ -53,6 +54,8 @@ export interface PreparedRun {
   readonly target: ResolvedTarget;
   readonly session: Session;
   readonly schemaAudit: SchemaAudit;
+  /** Every acceptance record of the run, for ASYNC-4 (never drained: the rule spans the run). */
+  readonly identifierAudit: IdentifierAudit;
   readonly environment: CheckRunEnvironment;
   /** What the checks created, as recorded (already redacted). */
   readonly created: CreatedRecord[];
@@ -76,7 +79,12 @@ export async function prepareRun(
     const validator = createResponseValidator();
     const coverage = createCoverageRecorder();
     const schemaAudit = createSchemaAudit(validator);
-    const routed = routeExchanges(createOperationRoutes(validator.operations), [coverage, schemaAudit]);
+    const identifierAudit = createIdentifierAudit();
+    const routed = routeExchanges(createOperationRoutes(validator.operations), [
+      coverage,
+      schemaAudit,
+      identifierAudit,
+    ]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
     // started itself listens on loopback, where no proxy could reach it.
@@ -155,6 +163,7 @@ export async function prepareRun(
       target,
       session,
       schemaAudit,
+      identifierAudit,
       environment,
       created,
       close: async () => {

@@ -1,3 +1,4 @@
+import { IDENTIFIER_AUDIT_CHECK } from '../checks/identifierAudit.js';
 import { checkRegistry } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
 
@@ -9,8 +10,8 @@ export interface DeclaredCheck {
 }
 
 /**
- * Every check the suite runs, read from the check registry, and the run-wide RESP-1 audit that
- * the engine adds from every check's traffic.
+ * Every check the suite runs, read from the check registry, and the run-wide audits (RESP-1's
+ * schemas, ASYNC-4's identifiers) that the engine adds from every check's traffic.
  */
 export function declaredChecks(): DeclaredCheck[] {
   return [
@@ -20,5 +21,6 @@ export function declaredChecks(): DeclaredCheck[] {
       file: `checks/${check.family}.ts`,
     })),
     SCHEMA_AUDIT_CHECK,
+    IDENTIFIER_AUDIT_CHECK,
   ];
 }

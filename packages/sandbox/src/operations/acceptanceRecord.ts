@@ -3,15 +3,30 @@ import type { SandboxServices } from './operationContext.js';
 
 const TWO_HOURS_MS = 7_200_000;
 
-/** The 202 record of an asynchronous VM operation, with the ASYNC faults' switches. */
-export function acceptanceRecord(services: SandboxServices, vmId: string): AcceptanceRecord {
+/** The operation id as the ASYNC faults make it: from the sandbox's one sequence when correct. */
+function operationId(services: SandboxServices, workspaceId: string): string {
   const { behaviour, clock, store } = services;
+  switch (behaviour.fault) {
+    case 'operation-id-from-clock-seconds':
+      // An id made from the time of the request, to the second: two creates in one second share it.
+      return `op-${Math.floor(clock.now() / 1000).toString(16)}`;
+    case 'operation-id-per-workspace-sequence':
+      // Operations numbered per workspace: every workspace has an op-00000001.
+      return store.nextIdIn('op', workspaceId);
+    default:
+      return store.nextId('op');
+  }
+}
+
+/** The 202 record of an asynchronous VM operation, with the ASYNC faults' switches. */
+export function acceptanceRecord(
+  services: SandboxServices,
+  vmId: string,
+  workspaceId: string,
+): AcceptanceRecord {
+  const { behaviour, clock } = services;
   const record: AcceptanceRecord = {
-    operation_id:
-      behaviour.fault === 'operation-id-from-clock-seconds'
-        ? // An id made from the time of the request, to the second: two creates in one second share it.
-          `op-${Math.floor(clock.now() / 1000).toString(16)}`
-        : store.nextId('op'),
+    operation_id: operationId(services, workspaceId),
     vm_id: vmId,
     status: behaviour.fault === 'acceptance-status-queued' ? 'queued' : 'accepted',
   };

@@ -35,7 +35,7 @@ function accept(request: OperationRequest, services: SandboxServices, vmId: stri
     request: request.body,
     state: 'creating',
   });
-  const record = acceptanceRecord(services, vmId);
+  const record = acceptanceRecord(services, vmId, request.workspaceId);
   store.operations.set(record.operation_id, {
     record,
     workspaceId: request.workspaceId,

@@ -19,6 +19,7 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
   const record = acceptanceRecord(
     services,
     behaviour.fault === 'delete-acceptance-other-vm-id' ? `${vmId}-x` : vmId,
+    request.workspaceId,
   );
   store.operations.set(record.operation_id, {
     record,
