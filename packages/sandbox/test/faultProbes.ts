@@ -627,11 +627,9 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
   'operation-id-per-workspace-sequence': {
     // Two creates in the primary workspace, then one in the secondary, each with its own key.
     observe: async (h) => {
-      const ids = [
-        await createVm(h),
-        await createVm(h),
-        await createVm(h, { workspace: secondary(h) }),
-      ].map((a) => acceptance(a).operation_id);
+      const ids = [await createVm(h), await createVm(h), await createVm(h, { workspace: secondary(h) })].map(
+        (a) => acceptance(a).operation_id,
+      );
       return new Set(ids).size;
     },
     correct: (o) => o === 3,
