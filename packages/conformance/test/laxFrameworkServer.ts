@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
 /**
@@ -23,6 +24,11 @@ export interface LaxFrameworkChoices {
   readonly pathIds: 'exact' | 'nul-500';
   /** `public-ids`: records carry the ids they are found by. `row-ids`: the row's primary key instead. */
   readonly recordIds?: 'public-ids' | 'row-ids';
+  /**
+   * `own`: each workspace's buckets. `cached-per-route`: a read-through cache keyed by the route
+   * alone answers every workspace with the first list it read.
+   */
+  readonly bucketList?: 'own' | 'cached-per-route';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -141,6 +147,7 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
     recovery_point_id: 'rp-7',
     status: 'succeeded',
   };
+  let cachedList: unknown[] | undefined;
   const natPath = `/v1/networking/vpcs/${LAX_RULE.vpcId}/nat-gateways/${LAX_RULE.natGatewayId}/port-forwarding-rules/`;
   return listenLocally(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -158,8 +165,13 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
     const id = restoreId ?? ruleId;
     if (id?.includes('\u0000') && choices.pathIds === 'nul-500')
       return json(res, 500, { detail: 'invalid byte sequence for encoding "UTF8": 0x00' });
-    if (req.method === 'GET' && url.pathname === '/v1/object-storage/buckets')
+    if (req.method === 'GET' && url.pathname === '/v1/object-storage/buckets') {
+      if (choices.bucketList === 'cached-per-route') {
+        cachedList ??= BUCKETS[workspace];
+        return json(res, 200, cachedList);
+      }
       return json(res, 200, BUCKETS[workspace]);
+    }
     if (req.method === 'POST' && url.pathname === '/v1/billing/resource-eligibility') {
       await readBody(req);
       return json(res, 200, { allowed: true });
@@ -193,4 +205,21 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
     }
     return json(res, 404, { detail: 'no such route' });
   });
+}
+
+/** A profile for the independent server: every scope, the NAT rule and the restore it holds. */
+export function laxProfile(
+  origin: string,
+  resources: Partial<TargetProfile['resources']> = {},
+): TargetProfile {
+  return {
+    name: 'lax-framework',
+    baseUrl: `${origin}/v1`,
+    environment: 'development',
+    identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
+    workspaces: { primary: '1042', secondary: '1043' },
+    resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE], ...resources },
+    billing: { skuCode: 'cloud-vm-standard-2' },
+    mutations: true,
+  };
 }

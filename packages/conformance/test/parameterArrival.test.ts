@@ -7,13 +7,12 @@ import { bodyForms, parameterForms } from '../src/generate/arrivalForms.js';
 import { runConformance } from '../src/run/engine.js';
 import { requestParameters } from '../src/spec/requestParameters.js';
 import { requestFields } from '../src/spec/requestSchemas.js';
-import type { TargetProfile } from '../src/targetProfile/index.js';
 import {
   LAX_CHOICES,
-  LAX_RESTORE,
   LAX_RULE,
   LAX_TOKEN,
   type LaxFrameworkChoices,
+  laxProfile,
   STRICT_CHOICES,
   startLaxFrameworkServer,
 } from './laxFrameworkServer.js';
@@ -108,20 +107,6 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
       );
   });
 });
-
-/** A profile for the independent server: every scope, the NAT rule and the restore it holds. */
-function laxProfile(origin: string): TargetProfile {
-  return {
-    name: 'lax-framework',
-    baseUrl: `${origin}/v1`,
-    environment: 'development',
-    identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
-    workspaces: { primary: '1042', secondary: '1043' },
-    resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE] },
-    billing: { skuCode: 'cloud-vm-standard-2' },
-    mutations: true,
-  };
-}
 
 /** PARAM-1's verdict against an implementation that is not the sandbox, built on one set of choices. */
 async function verdictOf(

@@ -77,6 +77,8 @@ export function defaultSandboxProfile(options: DefaultSandboxProfileOptions = {}
       restoreIds: ids('rst', 1),
       natRules: ids('pfr', 1).map((ruleId) => ({ vpcId: 'vpc-0001', natGatewayId: 'natgw-0001', ruleId })),
       releasableReservedIpIds: ids('rip', 1),
+      // The store seeds two buckets in the primary workspace and one in the secondary.
+      bucketListsDiffer: true,
     },
     billing: { skuCode: 'cloud-vm-standard-2' },
     mutations: true,

@@ -574,6 +574,20 @@ export const faultCatalogue = [
       'An operation_id is made from the time of the request to the second: two creates accepted within one second, as overlapping ones are, get the same operation_id.',
   },
   {
+    id: 'bucket-list-cached-without-workspace',
+    rule: 'ISO-1',
+    mechanism: 'cache-key-missing-dimension',
+    description:
+      'The bucket list goes through a read-through cache keyed by the route alone (60 s): the first workspace whose list is read has it served to every other workspace.',
+  },
+  {
+    id: 'bucket-list-organization-wide',
+    rule: 'ISO-1',
+    mechanism: 'missing-workspace-filter',
+    description:
+      "The bucket list query filters by the caller's organization, not by workspace_id: every workspace is answered every bucket of the organization.",
+  },
+  {
     id: 'operation-id-per-workspace-sequence',
     rule: 'ASYNC-4',
     mechanism: 'narrow-id-scope',

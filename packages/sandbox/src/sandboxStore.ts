@@ -158,6 +158,8 @@ export class SandboxStore {
   readonly natRulesBeingUpdated = new Set<string>();
   readonly reservedIps = new Map<string, ReservedIp>();
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
+  /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */
+  bucketListCache: { readonly buckets: readonly Bucket[]; readonly at: number } | undefined;
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
   readonly workspaceNames = new Map<string, string>();
   private sequence = 0;
@@ -221,6 +223,7 @@ export class SandboxStore {
     }
     this.sequence = 0;
     this.scopedSequences.clear();
+    this.bucketListCache = undefined;
     const { profile, clock } = this;
     const primary = profile.workspaces.primary;
     const seededAt = clock.now() - 48 * HOUR_MS;

@@ -624,6 +624,25 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === JSON.stringify({ note: 'first', name: 'second' }),
     faulty: (o) => JSON.stringify(o) !== JSON.stringify({ note: 'first', name: 'second' }),
   },
+  'bucket-list-cached-without-workspace': {
+    // The primary's list, then the secondary's.
+    observe: async (h) => {
+      const first = await h.call('GET', paths.buckets, { workspace: primary(h) });
+      const second = await h.call('GET', paths.buckets, { workspace: secondary(h) });
+      return first.text === second.text;
+    },
+    correct: (o) => o === false,
+    faulty: (o) => o === true,
+  },
+  'bucket-list-organization-wide': {
+    // The workspaces named by the secondary's list.
+    observe: async (h) => {
+      const list = await h.call('GET', paths.buckets, { workspace: secondary(h) });
+      return [...new Set((JSON.parse(list.text) as { workspace_id: string }[]).map((b) => b.workspace_id))];
+    },
+    correct: (o) => JSON.stringify(o) === JSON.stringify(['1043']),
+    faulty: (o) => (o as string[]).includes('1042'),
+  },
   'operation-id-per-workspace-sequence': {
     // Two creates in the primary workspace, then one in the secondary, each with its own key.
     observe: async (h) => {

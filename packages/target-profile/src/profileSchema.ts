@@ -105,6 +105,12 @@ const ResourcesSchema = Type.Object(
     restoreIds: Type.ReadonlyOptional(IdList),
     natRules: Type.ReadonlyOptional(ReadonlyArray(NatRuleRefSchema)),
     releasableReservedIpIds: Type.ReadonlyOptional(IdList),
+    bucketListsDiffer: Type.ReadonlyOptional(
+      Type.Boolean({
+        description:
+          "true when the primary and the secondary workspace hold different buckets, so their bucket lists are not the same: ISO-1 then fails a workspace answered with the other's list. Without it, two equal lists cannot be told from a list served from the other workspace (a cache keyed without the workspace), and only lists that change with what was read before are caught.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -29,6 +29,7 @@ interface ExpectedResources {
   readonly restoreIds?: readonly string[];
   readonly natRules?: readonly ExpectedNatRuleRef[];
   readonly releasableReservedIpIds?: readonly string[];
+  readonly bucketListsDiffer?: boolean;
 }
 
 interface ExpectedProvisionCommand {

@@ -110,7 +110,7 @@ describe('validateProfile: the schema', () => {
       'resources.natRules[0]: missing required field "ruleId"',
     ]);
     expect(resourcesProblems({ deletableVms: ['vm-1'] })[0]).toMatch(
-      /^resources: unknown field "deletableVms" \(.*the fields allowed here are gpuVmIds, deletableGpuVmIds, restoreIds, natRules, releasableReservedIpIds\)$/,
+      /^resources: unknown field "deletableVms" \(.*the fields allowed here are gpuVmIds, deletableGpuVmIds, restoreIds, natRules, releasableReservedIpIds, bucketListsDiffer\)$/,
     );
   });
 

@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { defaultBody, operationRequest } from '../generate/operationRequest.js';
-import { identityWith } from '../session/identities.js';
+import {
+  allowsWorkspace,
+  hasScope,
+  identityWith,
+  type NamedIdentity,
+  namedIdentities,
+} from '../session/identities.js';
 import type { Session } from '../session/session.js';
+import type { Exchange } from '../transport/exchange.js';
 import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -186,6 +193,137 @@ checks.push(
           if (!theirs && !is4xx(status))
             return notApplicable(
               `the reuse in workspace ${secondary} answered ${status} without an acceptance record`,
+            );
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
+    },
+  ),
+);
+
+/** Identities that may read both workspaces' lists, broadest first, at most three (different tokens). */
+function listReaders(session: Session, scope: string): NamedIdentity[] {
+  const { primary, secondary } = session.profile.workspaces;
+  return namedIdentities(session.profile)
+    .filter((id) => hasScope(id, scope) && allowsWorkspace(id, primary) && allowsWorkspace(id, secondary))
+    .sort((a, b) => Number(b.scopes === 'all') - Number(a.scopes === 'all'))
+    .slice(0, 3);
+}
+
+/** The workspace_id a request was sent with. */
+function workspaceOf(exchange: Exchange): string {
+  return exchange.request.query.find(([name]) => name === 'workspace_id')?.[1] ?? '';
+}
+
+/** JSON with object keys sorted, so two serialisations of one value compare equal. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/** What a list answer holds, whatever the order of its items (the document shows none) and keys. */
+function listContent(exchange: Exchange): string {
+  const { json } = exchange.response;
+  if (!Array.isArray(json)) return exchange.response.bodyText;
+  return `[${json.map(canonical).sort().join(',')}]`;
+}
+
+/** The first item of a list answer that names a workspace other than the one asked for. */
+function foreignItem(exchange: Exchange, workspace: string): unknown {
+  const list = exchange.response.json;
+  if (!Array.isArray(list)) return undefined;
+  return list.find(
+    (item) =>
+      typeof item === 'object' &&
+      item !== null &&
+      'workspace_id' in item &&
+      String((item as { workspace_id: unknown }).workspace_id) !== workspace,
+  );
+}
+
+checks.push(
+  defineCheck(
+    'ISO-1',
+    "answers each workspace's bucket list with that workspace's own, whatever was read before",
+    async (t) => {
+      const session = t.session;
+      const op = session.operation('listBuckets');
+      const { primary, secondary } = session.profile.workspaces;
+      const readers = listReaders(session, op.scope);
+      if (readers.length === 0)
+        return t.skip(`no identity holds ${op.scope} on both workspaces ${primary} and ${secondary}`);
+      const read = (workspace: string, token: string) =>
+        session.http.send(operationRequest(op, session, 'positive', { workspaceId: workspace, token }));
+      // Each list read right after the other's, in both orders, by each reader; and both at once,
+      // so a cache keyed without the workspace (per route, per token) serves one for the other.
+      const answers = new Map<string, Exchange[]>([
+        [primary, []],
+        [secondary, []],
+      ]);
+      for (const reader of readers)
+        for (const order of [
+          [primary, secondary],
+          [secondary, primary],
+        ])
+          for (const workspace of order) answers.get(workspace)?.push(await read(workspace, reader.token));
+      const first = readers[0] as NamedIdentity;
+      const together = await Promise.all([read(primary, first.token), read(secondary, first.token)]);
+      answers.get(primary)?.push(together[0]);
+      answers.get(secondary)?.push(together[1]);
+      const bodies = (workspace: string) =>
+        new Map((answers.get(workspace) ?? []).map((e) => [listContent(e), e] as const));
+      const ofPrimary = bodies(primary);
+      const ofSecondary = bodies(secondary);
+      const differ = session.profile.resources?.bucketListsDiffer === true;
+      const all = [...(answers.get(primary) ?? []), ...(answers.get(secondary) ?? [])];
+      const foreign = all.some((e) => foreignItem(e, workspaceOf(e)) !== undefined);
+      if (
+        !differ &&
+        !foreign &&
+        ofPrimary.size === 1 &&
+        ofSecondary.size === 1 &&
+        ofPrimary.has([...ofSecondary.keys()][0] as string)
+      )
+        return t.skip(
+          `workspaces ${primary} and ${secondary} answered the same bucket list in every read, so a list served from the other workspace cannot be told from their own; give them different buckets and set resources.bucketListsDiffer: true`,
+        );
+      await t.check(
+        fc.constant(`both lists read ${all.length} times, in both orders, by ${readers.length} identities`),
+        async (): Promise<CaseVerdict> => {
+          const refused = all.find((e) => !is2xx(e.response.status));
+          if (refused)
+            return notApplicable(
+              `a bucket list read by an identity holding ${op.scope} on both workspaces answered ${refused.response.status} (SCOPE-2 and POLICY-2 judge that)`,
+            );
+          for (const exchange of all) {
+            const item = foreignItem(exchange, workspaceOf(exchange));
+            if (item !== undefined)
+              throw new RuleViolation(
+                `the bucket list of workspace ${workspaceOf(exchange)} holds an item of workspace ${JSON.stringify((item as { workspace_id: unknown }).workspace_id)}: workspaces isolate resources`,
+                exchange,
+              );
+          }
+          const shared = [...ofSecondary.keys()].find((body) => ofPrimary.has(body));
+          if (shared !== undefined) {
+            const served = ofSecondary.get(shared) as Exchange;
+            if (differ)
+              throw new RuleViolation(
+                `workspace ${secondary} was answered exactly the bucket list of workspace ${primary}, though the profile says they hold different buckets (resources.bucketListsDiffer): one workspace's list served for another`,
+                served,
+              );
+            throw new RuleViolation(
+              `the bucket lists changed with what was read before: workspace ${secondary} was answered exactly workspace ${primary}'s list in one read and another list in another (${ofPrimary.size} distinct answers for ${primary}, ${ofSecondary.size} for ${secondary}): a list cached without its workspace`,
+              served,
+            );
+          }
+          if (ofPrimary.size > 1 || ofSecondary.size > 1)
+            return notApplicable(
+              'a bucket list changed between reads (buckets created or deleted meanwhile)',
             );
           return observed;
         },

@@ -6,9 +6,23 @@ const REGION_NAMES: ReadonlyMap<string, { readonly displayName: string }> = new 
   ['eu-ams-1', { displayName: 'Amsterdam 1' }],
 ]);
 
+/** How long the bucket-list-cached-without-workspace fault keeps a list. */
+const LIST_CACHE_MS = 60_000;
+
 export const listBuckets: OperationHandler = (request, services) => {
-  const buckets = services.store.bucketsByWorkspace.get(request.workspaceId) ?? [];
+  const { store, clock } = services;
+  const buckets = store.bucketsByWorkspace.get(request.workspaceId) ?? [];
   switch (services.behaviour.fault) {
+    case 'bucket-list-cached-without-workspace': {
+      // A read-through cache keyed by the route alone: the first list read is every workspace's.
+      const cached = store.bucketListCache;
+      if (cached && clock.now() - cached.at < LIST_CACHE_MS) return jsonResult(200, cached.buckets);
+      store.bucketListCache = { buckets, at: clock.now() };
+      return jsonResult(200, buckets);
+    }
+    case 'bucket-list-organization-wide':
+      // The query filters by the caller's organization, not by workspace_id.
+      return jsonResult(200, [...store.bucketsByWorkspace.values()].flat());
     case 'bucket-list-paginated':
       return jsonResult(200, { items: buckets, next: null });
     case 'bucket-list-serialised-from-set':

@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../src/run/engine.js';
+import {
+  type LaxFrameworkChoices,
+  laxProfile,
+  STRICT_CHOICES,
+  startLaxFrameworkServer,
+} from './laxFrameworkServer.js';
+
+// ISO-1: "Workspaces isolate resources" — for the bucket list too, whatever was read before it:
+// a cache in front of a list keyed without the workspace is the classic leak.
+
+describe('ISO-1 bucket lists against an independent server whose items name no workspace', () => {
+  const LIST_CHECK =
+    "ISO-1 answers each workspace's bucket list with that workspace's own, whatever was read before";
+
+  async function listCheck(choices: LaxFrameworkChoices, bucketListsDiffer?: boolean) {
+    const server = await startLaxFrameworkServer(choices);
+    try {
+      const { outcome } = await runConformance({
+        profile: laxProfile(server.origin, bucketListsDiffer === undefined ? {} : { bucketListsDiffer }),
+        rules: 'ISO-1',
+        depth: 5,
+        seed: 3,
+        reporters: [],
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-lists-')),
+        print: () => undefined,
+      });
+      const test = outcome.tests.find((t) => t.title === LIST_CHECK);
+      if (!test) throw new Error(`no test titled ${LIST_CHECK}`);
+      return {
+        state: test.state,
+        text: [test.skipReason ?? '', ...test.failures.map((f) => f.message)].join('\n'),
+      };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('passes a server answering each workspace its own list, with or without the profile saying they differ', async () => {
+    expect((await listCheck(STRICT_CHOICES)).state).toBe('passed');
+    expect((await listCheck({ ...STRICT_CHOICES, bucketList: 'own' }, true)).state).toBe('passed');
+  });
+
+  it('fails a list cache keyed by the route alone when the profile says the lists differ', async () => {
+    const verdict = await listCheck({ ...STRICT_CHOICES, bucketList: 'cached-per-route' }, true);
+    expect(verdict.state).toBe('failed');
+    expect(verdict.text).toMatch(
+      /workspace 1043 was answered exactly the bucket list of workspace 1042, though the profile says/,
+    );
+  });
+
+  it('skips, never passes, when every read answered one list and the profile does not say they differ', async () => {
+    const verdict = await listCheck({ ...STRICT_CHOICES, bucketList: 'cached-per-route' });
+    expect(verdict.state).toBe('skipped');
+    expect(verdict.text).toMatch(/set resources.bucketListsDiffer: true/);
+  });
+});
