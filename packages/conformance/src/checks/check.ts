@@ -10,6 +10,11 @@ export interface PropertyOptions {
   /** Cases always run first (finite domains are covered whole, not sampled). */
   readonly examples?: readonly unknown[];
   /**
+   * The examples are the whole domain and each is deterministic: they run once and nothing is
+   * sampled after them (a repeat would send the same requests again for no new evidence).
+   */
+  readonly exhaustive?: boolean;
+  /**
    * On a target that obeys the document, no case's verdict depends on which cases ran before it:
    * refused probes, reads, and repeats of one request whose state answers (404/409) the check
    * accepts. Such cases may be sent `concurrency` at a time. Never for checks whose cases change

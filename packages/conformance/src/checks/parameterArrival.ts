@@ -212,7 +212,7 @@ checks.push(
             exchange,
           );
         },
-        { examples: cases, independent: true },
+        { examples: cases, exhaustive: true, independent: true },
       );
     },
   ),
@@ -295,7 +295,7 @@ checks.push(
               await restoreNatRule(session, original);
             }
           },
-          { examples: cases },
+          { examples: cases, exhaustive: true },
         );
       });
     },

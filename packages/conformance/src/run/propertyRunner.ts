@@ -100,7 +100,9 @@ export async function runProperty<T>(
   const replay = run.replay?.test === run.check.title ? run.replay : undefined;
   const examples = (options.examples ?? []).map((example) => [example] as [T]);
   const numRuns =
-    Math.max(1, Math.min(session.depth, options.maxRuns ?? Number.POSITIVE_INFINITY)) + examples.length;
+    options.exhaustive && examples.length > 0
+      ? examples.length
+      : Math.max(1, Math.min(session.depth, options.maxRuns ?? Number.POSITIVE_INFINITY)) + examples.length;
   let transportFailure: TransportError | undefined;
   let tooLarge: ResponseTooLargeError | undefined;
   let observedCases = 0;
