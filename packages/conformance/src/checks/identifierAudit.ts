@@ -1,10 +1,11 @@
-import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
 import type { Session } from '../session/session.js';
 import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import type { Exchange } from '../transport/exchange.js';
 import { acceptanceIds } from './acceptanceRecord.js';
 import type { CheckVerdict } from './check.js';
+import { workspaceIdSent } from './exchangeReading.js';
 import { describeExchange, type FailureReport, formatFailure } from './failureReport.js';
+import { skipBeforeRun } from './skipBeforeRun.js';
 
 /** Two operations the run saw accepted that were answered with one identifier. */
 export interface IdentifierCollision {
@@ -49,7 +50,7 @@ interface AcceptedRequest {
  * key reused in another workspace is ISO-1's.
  */
 function acceptedRequest(exchange: Exchange, operationId: string, sequence: number): AcceptedRequest {
-  const workspace = exchange.request.query.find(([name]) => name === 'workspace_id')?.[1];
+  const workspace = workspaceIdSent(exchange);
   const where = workspace === undefined ? '' : ` in workspace ${workspace}`;
   if (operationId.startsWith('delete')) {
     const identity = `${operationId} of ${exchange.request.path}`;
@@ -119,22 +120,8 @@ export const IDENTIFIER_AUDIT_CHECK = Object.freeze({
  * the run's redactor.
  */
 export function identifierAuditVerdict(findings: IdentifierFindings, session: Session): CheckVerdict {
-  const rule = findRule(IDENTIFIER_AUDIT_CHECK.rule);
-  if (rule && !canCheckOn(rule, session.targetKind))
-    return {
-      state: 'skipped',
-      reason: `${session.targetKind} cannot check this rule: ${rule.whyNotPrism ?? 'not supported by this target'}`,
-      declared: false,
-    };
-  const unsupported = session.profile.unsupportedRules?.find(
-    (entry) => entry.id === IDENTIFIER_AUDIT_CHECK.rule,
-  );
-  if (unsupported)
-    return {
-      state: 'skipped',
-      reason: `target does not claim this rule: ${unsupported.reason}`,
-      declared: true,
-    };
+  const skipped = skipBeforeRun(IDENTIFIER_AUDIT_CHECK.rule, session);
+  if (skipped) return skipped;
   if (session.profile.mutations !== true && findings.operations === 0)
     return {
       state: 'skipped',

@@ -14,6 +14,7 @@ import type { Exchange } from '../transport/exchange.js';
 import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { listContent, workspaceIdSent } from './exchangeReading.js';
 import {
   expectNatRuleUnchanged,
   keepingNatRule,
@@ -211,26 +212,15 @@ function listReaders(session: Session, scope: string): NamedIdentity[] {
     .slice(0, 3);
 }
 
-/** The workspace_id a request was sent with. */
+/** The workspace a list was asked through. */
 function workspaceOf(exchange: Exchange): string {
-  return exchange.request.query.find(([name]) => name === 'workspace_id')?.[1] ?? '';
+  return workspaceIdSent(exchange) ?? '';
 }
 
-/** JSON with object keys sorted, so two serialisations of one value compare equal. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
-}
-
-/** What a list answer holds, whatever the order of its items (the document shows none) and keys. */
-function listContent(exchange: Exchange): string {
+/** What a list answer holds, whatever the order of its items and keys; else its raw text. */
+function answerContent(exchange: Exchange): string {
   const { json } = exchange.response;
-  if (!Array.isArray(json)) return exchange.response.bodyText;
-  return `[${json.map(canonical).sort().join(',')}]`;
+  return Array.isArray(json) ? listContent(json) : exchange.response.bodyText;
 }
 
 /** The first item of a list answer that names a workspace other than the one asked for. */
@@ -276,7 +266,7 @@ checks.push(
       answers.get(primary)?.push(together[0]);
       answers.get(secondary)?.push(together[1]);
       const bodies = (workspace: string) =>
-        new Map((answers.get(workspace) ?? []).map((e) => [listContent(e), e] as const));
+        new Map((answers.get(workspace) ?? []).map((e) => [answerContent(e), e] as const));
       const ofPrimary = bodies(primary);
       const ofSecondary = bodies(secondary);
       const differ = session.profile.resources?.bucketListsDiffer === true;

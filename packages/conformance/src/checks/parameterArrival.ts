@@ -14,6 +14,7 @@ import { type RequestField, requestFields } from '../spec/requestSchemas.js';
 import type { ApiRequest, Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { canonicalJson, listContent } from './exchangeReading.js';
 import {
   expectNatRuleUnchanged,
   keepingNatRule,
@@ -110,8 +111,7 @@ function differences(a: Exchange, b: Exchange): string[] {
   const x = parsedBody(a);
   const y = parsedBody(b);
   if (Array.isArray(x) && Array.isArray(y)) {
-    const items = (list: unknown[]) => list.map((item) => JSON.stringify(item)).sort();
-    return JSON.stringify(items(x)) === JSON.stringify(items(y))
+    return listContent(x) === listContent(y)
       ? []
       : [`a list of ${x.length} item(s) → a list of ${y.length} item(s) that differ`];
   }
@@ -119,10 +119,10 @@ function differences(a: Exchange, b: Exchange): string[] {
     const left = x as Record<string, unknown>;
     const right = y as Record<string, unknown>;
     return [...new Set([...Object.keys(left), ...Object.keys(right)])]
-      .filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]))
+      .filter((key) => canonicalJson(left[key]) !== canonicalJson(right[key]))
       .map((key) => `${key} ${JSON.stringify(left[key])} → ${JSON.stringify(right[key])}`);
   }
-  return JSON.stringify(x) === JSON.stringify(y) ? [] : ['the body'];
+  return canonicalJson(x) === canonicalJson(y) ? [] : ['the body'];
 }
 
 /** The field a difference names (`status` for a status line), to drop those that change by themselves. */

@@ -2,7 +2,7 @@ import type { Check, CheckContext, CheckResult, CheckVerdict } from '../checks/c
 import { describeExchange, type FailureReport, formatFailure } from '../checks/failureReport.js';
 import type { SchemaAudit, SchemaAuditFindings } from '../checks/schemaAudit.js';
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
-import { canCheckOn, findRule } from '../ruleCatalogue/index.js';
+import { skipBeforeRun } from '../checks/skipBeforeRun.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
 import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
@@ -45,25 +45,6 @@ class InconclusiveSignal extends Error {
   ) {
     super(reason);
   }
-}
-
-/** Skips that need no request: the target cannot check the rule, or the profile says it does not claim it. */
-function skipBeforeRun(check: Check, session: Session): CheckVerdict | undefined {
-  const rule = findRule(check.rule);
-  if (rule && !canCheckOn(rule, session.targetKind))
-    return {
-      state: 'skipped',
-      reason: `${session.targetKind} cannot check this rule: ${rule.whyNotPrism ?? 'not supported by this target'}`,
-      declared: false,
-    };
-  const unsupported = session.profile.unsupportedRules?.find((entry) => entry.id === check.rule);
-  if (unsupported)
-    return {
-      state: 'skipped',
-      reason: `target does not claim this rule: ${unsupported.reason}`,
-      declared: true,
-    };
-  return undefined;
 }
 
 /**
@@ -194,7 +175,7 @@ export async function runCheck(
     };
   };
 
-  let verdict: CheckVerdict | undefined = skipBeforeRun(check, session);
+  let verdict: CheckVerdict | undefined = skipBeforeRun(check.rule, session);
   if (!verdict) {
     const body = check.run(t).then(
       () => undefined,
