@@ -56,12 +56,27 @@ export class ResponseWriter {
   }
 
   private write(res: ServerResponse, status: number, contentType: string, text: string): void {
+    if (this.behaviour.variant === 'chunked-connection-close') {
+      // No Content-Length: node frames the two writes as chunks, and closes the connection after.
+      res.writeHead(status, {
+        'content-type': contentType === JSON_TYPE ? `${JSON_TYPE}; charset=utf-8` : contentType,
+        connection: 'close',
+      });
+      const half = Math.floor(text.length / 2);
+      res.write(text.slice(0, half));
+      res.end(text.slice(half));
+      return;
+    }
     res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 
-  /** The extra-record-fields variant: undocumented fields on every record, which clients must ignore. */
+  /**
+   * The extra-record-fields variant: undocumented fields on every record, which clients must
+   * ignore. The optional-fields-absent variant: null members left out.
+   */
   private decorate(body: unknown): unknown {
+    if (this.behaviour.variant === 'optional-fields-absent') return withoutNulls(body);
     if (!this.extraFields) return body;
     const requestId = `req-${(++this.requestCounter).toString(16).padStart(8, '0')}`;
     const addFields = (value: unknown): unknown =>
@@ -70,4 +85,15 @@ export class ResponseWriter {
         : value;
     return Array.isArray(body) ? body.map(addFields) : addFields(body);
   }
+}
+
+/** The value with every null member of every object left out (array items are kept). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([key, member]) => [key, withoutNulls(member)]),
+  );
 }

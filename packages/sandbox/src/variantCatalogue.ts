@@ -121,6 +121,18 @@ export const variantCatalogue = [
     description:
       'The NAT rule update converts what a lax framework converts before validating (integers and booleans from their text, 0/1 for a boolean, enum values trimmed and lower-cased) and stores the converted, correctly typed values.',
   },
+  {
+    id: 'optional-fields-absent',
+    gap: 'A-OPTIONAL-FIELD-ABSENT',
+    description:
+      'Null members are left out of every answer, as a serializer that drops nulls does: optional fields without a value are absent instead of null.',
+  },
+  {
+    id: 'chunked-connection-close',
+    gap: 'A-HTTP-FRAMING',
+    description:
+      'Every answer with a body is sent with chunked transfer coding in two pieces (no Content-Length), `application/json; charset=utf-8`, and `Connection: close`.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

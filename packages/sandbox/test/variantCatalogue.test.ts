@@ -59,6 +59,28 @@ type Updates = Awaited<ReturnType<typeof overlappingUpdates>>;
 const oneVm = (o: Copies) => o.vmIds.length === 1 && o.vms === 1;
 
 const variantProbes: Record<VariantId, VariantProbe> = {
+  'optional-fields-absent': {
+    // The restore's null members (error_message while it is not failed).
+    observe: async (h) => {
+      const restoreId = h.profile.resources?.restoreIds?.[0] ?? '';
+      const restore = await h.call('GET', paths.restore(restoreId));
+      return Object.values(restore.json as Record<string, unknown>).filter((v) => v === null).length;
+    },
+    byDefault: (o) => (o as number) > 0,
+    withVariant: (o) => o === 0,
+  },
+  'chunked-connection-close': {
+    // How the bucket list is framed.
+    observe: async (h) => {
+      const response = await fetch(`${h.url}${paths.buckets}?workspace_id=${h.profile.workspaces.primary}`, {
+        headers: { authorization: `Bearer ${h.token('full')}` },
+      });
+      await response.text();
+      return [response.headers.get('content-length'), response.headers.get('connection')];
+    },
+    byDefault: (o) => (o as unknown[])[0] !== null && (o as unknown[])[1] !== 'close',
+    withVariant: (o) => JSON.stringify(o) === '[null,"close"]',
+  },
   'lenient-body-coercion': {
     // Ports and a boolean sent as text, the protocol in upper case: stored converted, typed.
     observe: async (h) => {
