@@ -103,7 +103,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       skewMs: variant === 'server-clock-ahead' ? SERVER_CLOCK_AHEAD_MS : 0,
     },
   );
-  const store = new SandboxStore(profile, clock);
+  const store = new SandboxStore(profile, clock, variant === 'uuid-identifiers' ? 'uuid' : 'sequence');
   const services: SandboxServices = {
     store,
     clock,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SandboxClock } from './sandboxClock.js';
 import type { SandboxProfile } from './sandboxProfile.js';
 
@@ -169,14 +170,16 @@ export class SandboxStore {
   constructor(
     private readonly profile: SandboxProfile,
     private readonly clock: SandboxClock,
+    /** `uuid`: new identifiers are random UUIDs (the uuid-identifiers variant). */
+    private readonly idStyle: 'sequence' | 'uuid' = 'sequence',
   ) {
     this.reset();
   }
 
-  /** A new identifier, unique within this sandbox: `prefix-<8 hex>`. */
+  /** A new identifier, unique within this sandbox: `prefix-<8 hex>`, or `prefix-<uuid>`. */
   nextId(prefix: string): string {
     this.sequence += 1;
-    return this.idAt(prefix, this.sequence);
+    return this.idStyle === 'uuid' ? `${prefix}-${randomUUID()}` : this.idAt(prefix, this.sequence);
   }
 
   /**

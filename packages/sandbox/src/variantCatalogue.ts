@@ -133,6 +133,12 @@ export const variantCatalogue = [
     description:
       'Every answer with a body is sent with chunked transfer coding in two pieces (no Content-Length), `application/json; charset=utf-8`, and `Connection: close`.',
   },
+  {
+    id: 'uuid-identifiers',
+    gap: 'A-IDENTIFIER-FORM',
+    description:
+      'New operations and VMs are named by random UUIDs (`op-3f2c…`), not by a sequence: identifiers are opaque.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

@@ -81,6 +81,20 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => (o as unknown[])[0] !== null && (o as unknown[])[1] !== 'close',
     withVariant: (o) => JSON.stringify(o) === '[null,"close"]',
   },
+  'uuid-identifiers': {
+    // The ids of a new create.
+    observe: async (h) => {
+      const record = (
+        await h.call('POST', paths.cloudVms, { json: { name: 'x' }, idempotencyKey: `k-${Math.random()}` })
+      ).json as { operation_id: string; vm_id: string };
+      return [record.operation_id, record.vm_id];
+    },
+    byDefault: (o) => (o as string[]).every((id) => /^[a-z]+-[0-9a-f]{8}$/.test(id)),
+    withVariant: (o) =>
+      (o as string[]).every((id) =>
+        /^[a-z]+-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id),
+      ),
+  },
   'lenient-body-coercion': {
     // Ports and a boolean sent as text, the protocol in upper case: stored converted, typed.
     observe: async (h) => {
