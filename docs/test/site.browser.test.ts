@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOpenApiDocument, operationCatalogue } from '@cloud-api/spec';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { guideCatalogue, operationSlug } from '../src/siteNavigation.js';
@@ -69,6 +69,23 @@ interface AxeViolation {
   readonly id: string;
   readonly impact: string | null;
   readonly nodes: readonly { readonly target: readonly unknown[] }[];
+}
+
+/**
+ * Clicks `button` until `shown` is visible: VitePress serves static markup first, and a click that
+ * lands before Vue has hydrated the page does nothing (on a loaded CI machine, seconds later).
+ */
+async function clickUntilShown(button: Locator, shown: Locator, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await button.click();
+    try {
+      await shown.waitFor({ state: 'visible', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
 
 async function seriousAxeViolations(page: Page): Promise<string[]> {
@@ -248,8 +265,9 @@ describe('docs site in headless Chromium', () => {
     const context = await newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.goto(pageUrl('index.html'));
-    await page.locator('.VPNavBarSearch button').click();
-    await page.locator('#localsearch-input').fill('idempotency key');
+    const input = page.locator('#localsearch-input');
+    await clickUntilShown(page.locator('.VPNavBarSearch button'), input);
+    await input.fill('idempotency key');
     const results = page.locator('.VPLocalSearchBox .results a');
     await results.first().waitFor();
     const hrefs = await results.evaluateAll((anchors) =>
@@ -268,8 +286,9 @@ describe('docs site in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(pageUrl('index.html'));
     await page.screenshot({ path: join(screenshotDir, 'home-375.png') });
-    await page.locator('button.VPNavBarHamburger').click();
-    await page.locator('.VPNavScreen').getByRole('link', { name: 'Guides', exact: true }).click();
+    const guides = page.locator('.VPNavScreen').getByRole('link', { name: 'Guides', exact: true });
+    await clickUntilShown(page.locator('button.VPNavBarHamburger'), guides);
+    await guides.click();
     await page.waitForURL('**/guides/getting-started.html');
     // The sidebar collapses behind its own button on a phone, then lists every guide.
     await page.locator('.VPLocalNav button.menu').click();
