@@ -1,6 +1,9 @@
 import type { Exchange } from '../transport/exchange.js';
 
-/** JSON with object keys sorted, so two serialisations of one value compare equal. */
+/**
+ * JSON with object keys sorted, so two serialisations of one value compare equal. The sandbox has
+ * its own on purpose: the suite shares no code with an implementation it judges.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
