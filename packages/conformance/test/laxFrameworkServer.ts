@@ -1,4 +1,9 @@
+import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runConformance } from '../src/run/engine.js';
+import type { RunOutcome } from '../src/run/outcome.js';
 import type { TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
@@ -222,4 +227,28 @@ export function laxProfile(
     billing: { skuCode: 'cloud-vm-standard-2' },
     mutations: true,
   };
+}
+
+/** What a quiet run of the suite against the independent server is told (no reporters, no output). */
+export interface LaxRunOptions {
+  readonly rules: string;
+  readonly depth: number;
+  readonly seed: number;
+  readonly concurrency?: number;
+  readonly resources?: Partial<TargetProfile['resources']>;
+}
+
+/** Runs the selected rules against the independent server at `origin` and returns the outcome. */
+export async function runOnLaxServer(origin: string, options: LaxRunOptions): Promise<RunOutcome> {
+  const { outcome } = await runConformance({
+    profile: laxProfile(origin, options.resources),
+    rules: options.rules,
+    depth: options.depth,
+    seed: options.seed,
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    reporters: [],
+    outDir: mkdtempSync(join(tmpdir(), 'conformance-lax-')),
+    print: () => undefined,
+  });
+  return outcome;
 }

@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/run/engine.js';
 import {
   type LaxFrameworkChoices,
-  laxProfile,
+  runOnLaxServer,
   STRICT_CHOICES,
   startLaxFrameworkServer,
 } from './laxFrameworkServer.js';
@@ -20,14 +16,11 @@ describe('ISO-1 bucket lists against an independent server whose items name no w
   async function listCheck(choices: LaxFrameworkChoices, bucketListsDiffer?: boolean) {
     const server = await startLaxFrameworkServer(choices);
     try {
-      const { outcome } = await runConformance({
-        profile: laxProfile(server.origin, bucketListsDiffer === undefined ? {} : { bucketListsDiffer }),
+      const outcome = await runOnLaxServer(server.origin, {
         rules: 'ISO-1',
         depth: 5,
         seed: 3,
-        reporters: [],
-        outDir: mkdtempSync(join(tmpdir(), 'conformance-lists-')),
-        print: () => undefined,
+        resources: bucketListsDiffer === undefined ? {} : { bucketListsDiffer },
       });
       const test = outcome.tests.find((t) => t.title === LIST_CHECK);
       if (!test) throw new Error(`no test titled ${LIST_CHECK}`);

@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyForms, parameterForms } from '../src/generate/arrivalForms.js';
-import { runConformance } from '../src/run/engine.js';
 import { requestParameters } from '../src/spec/requestParameters.js';
 import { requestFields } from '../src/spec/requestSchemas.js';
 import {
@@ -12,7 +8,7 @@ import {
   LAX_RULE,
   LAX_TOKEN,
   type LaxFrameworkChoices,
-  laxProfile,
+  runOnLaxServer,
   STRICT_CHOICES,
   startLaxFrameworkServer,
 } from './laxFrameworkServer.js';
@@ -115,15 +111,11 @@ async function verdictOf(
 ): Promise<{ state: string; messages: string }> {
   const server = await startLaxFrameworkServer(choices);
   try {
-    const { outcome } = await runConformance({
-      profile: laxProfile(server.origin),
+    const outcome = await runOnLaxServer(server.origin, {
       rules: ruleId,
       depth: 5,
       seed: 11,
       concurrency: 2,
-      reporters: [],
-      outDir: mkdtempSync(join(tmpdir(), 'conformance-param-')),
-      print: () => undefined,
     });
     const rule = outcome.rules.find((r) => r.id === ruleId);
     const messages = outcome.tests
@@ -150,15 +142,11 @@ describe('PARAM-1 against an independent server built on web-framework parsing c
       };
       const before = await patch({ external_port: -80 });
       expect(before.external_port).toBe(-80);
-      const { outcome } = await runConformance({
-        profile: laxProfile(server.origin),
+      const outcome = await runOnLaxServer(server.origin, {
         rules: 'ERR-3,PARAM-1',
         depth: 40,
         seed: 5,
         concurrency: 2,
-        reporters: [],
-        outDir: mkdtempSync(join(tmpdir(), 'conformance-param-')),
-        print: () => undefined,
       });
       const messages = outcome.tests.flatMap((t) => [...t.errors, ...t.failures.map((f) => f.message)]);
       expect(messages).toEqual([]);

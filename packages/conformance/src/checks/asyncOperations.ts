@@ -3,12 +3,7 @@ import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
 import { identityWith } from '../session/identities.js';
 import type { Exchange } from '../transport/exchange.js';
-import {
-  type AcceptanceIds,
-  acceptanceIds,
-  expectAcceptanceRecord,
-  expectFreshAcceptance,
-} from './acceptanceRecord.js';
+import { acceptanceIds, expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
@@ -202,25 +197,23 @@ checks.push(
         fc.constant('a create in each workspace'),
         async (): Promise<CaseVerdict> => {
           // One after the other, so this is no race (CONC-2's): ids numbered per workspace collide.
-          const answers: [string, Exchange][] = [];
-          for (const [workspace, token] of [
-            [primary, undefined],
-            [secondary, elsewhere.token],
-          ] as const) {
+          const create = async (workspace: string, token?: string) => {
             const exchange = await session.http.send(
               operationRequest(op, session, 'probe', { workspaceId: workspace, ...(token ? { token } : {}) }),
             );
             const ids = acceptanceIds(exchange);
-            if (!ids)
-              return notApplicable(
-                `the create in workspace ${workspace} answered ${exchange.response.status} without an acceptance record`,
-              );
-            t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
-            answers.push([workspace, exchange]);
-          }
-          const [[, first], [, second]] = answers as [[string, Exchange], [string, Exchange]];
-          const a = acceptanceIds(first) as AcceptanceIds;
-          const b = acceptanceIds(second) as AcceptanceIds;
+            if (ids) t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
+            return { exchange, ids };
+          };
+          const unaccepted = (workspace: string, exchange: Exchange) =>
+            notApplicable(
+              `the create in workspace ${workspace} answered ${exchange.response.status} without an acceptance record`,
+            );
+          const first = await create(primary);
+          if (!first.ids) return unaccepted(primary, first.exchange);
+          const second = await create(secondary, elsewhere.token);
+          if (!second.ids) return unaccepted(secondary, second.exchange);
+          const [a, b] = [first.ids, second.ids];
           const shared = [
             ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
             ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
@@ -228,7 +221,7 @@ checks.push(
           if (shared.length > 0)
             throw new RuleViolation(
               `a create in workspace ${primary} and then one in workspace ${secondary}, each with its own X-Idempotency-Key, were answered with the same ${shared.join(' and ')}: two operations, one identifier`,
-              second,
+              second.exchange,
             );
           return observed;
         },

@@ -1,6 +1,6 @@
 import type { Session } from '../session/session.js';
 import type { ExchangeRecorder } from '../spec/operationRoutes.js';
-import type { Exchange } from '../transport/exchange.js';
+import { type Exchange, headerValue } from '../transport/exchange.js';
 import { acceptanceIds } from './acceptanceRecord.js';
 import type { CheckVerdict } from './check.js';
 import { workspaceIdSent } from './exchangeReading.js';
@@ -31,11 +31,6 @@ export interface IdentifierAudit extends ExchangeRecorder {
 /** A handful of collisions is proof enough; the rest would repeat it. */
 const MAX_COLLISIONS = 3;
 
-function headerValue(exchange: Exchange, name: string): string | undefined {
-  const entry = Object.entries(exchange.request.headers).find(([key]) => key.toLowerCase() === name);
-  return entry?.[1];
-}
-
 /** An accepted request as the audit tells operations apart, and as its message names it. */
 interface AcceptedRequest {
   readonly identity: string;
@@ -56,7 +51,7 @@ function acceptedRequest(exchange: Exchange, operationId: string, sequence: numb
     const identity = `${operationId} of ${exchange.request.path}`;
     return { identity, label: `${identity}${where}` };
   }
-  const key = headerValue(exchange, 'x-idempotency-key');
+  const key = headerValue(exchange.request.headers, 'x-idempotency-key');
   const identity =
     key === undefined
       ? `${operationId} #${sequence} without X-Idempotency-Key`

@@ -271,7 +271,9 @@ checks.push(
       const ofSecondary = bodies(secondary);
       const differ = session.profile.resources?.bucketListsDiffer === true;
       const all = [...(answers.get(primary) ?? []), ...(answers.get(secondary) ?? [])];
-      const foreign = all.some((e) => foreignItem(e, workspaceOf(e)) !== undefined);
+      const foreign = all
+        .map((exchange) => ({ exchange, item: foreignItem(exchange, workspaceOf(exchange)) }))
+        .find((found) => found.item !== undefined);
       if (
         !differ &&
         !foreign &&
@@ -290,14 +292,11 @@ checks.push(
             return notApplicable(
               `a bucket list read by an identity holding ${op.scope} on both workspaces answered ${refused.response.status} (SCOPE-2 and POLICY-2 judge that)`,
             );
-          for (const exchange of all) {
-            const item = foreignItem(exchange, workspaceOf(exchange));
-            if (item !== undefined)
-              throw new RuleViolation(
-                `the bucket list of workspace ${workspaceOf(exchange)} holds an item of workspace ${JSON.stringify((item as { workspace_id: unknown }).workspace_id)}: workspaces isolate resources`,
-                exchange,
-              );
-          }
+          if (foreign)
+            throw new RuleViolation(
+              `the bucket list of workspace ${workspaceOf(foreign.exchange)} holds an item of workspace ${JSON.stringify((foreign.item as { workspace_id: unknown }).workspace_id)}: workspaces isolate resources`,
+              foreign.exchange,
+            );
           const shared = [...ofSecondary.keys()].find((body) => ofPrimary.has(body));
           if (shared !== undefined) {
             const served = ofSecondary.get(shared) as Exchange;

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { CheckRef, ExchangeEvent, ObservedBody, Reporter } from '../run/events.js';
 import { suiteVersion } from '../run/suiteVersion.js';
+import { headerValue } from '../transport/exchange.js';
 
 export const HAR_FILE = 'conformance.har';
 
@@ -21,10 +22,6 @@ const TRUNCATED = (body: ObservedBody): string =>
 
 function harHeaders(headers: Readonly<Record<string, string>>): HarHeader[] {
   return Object.entries(headers).map(([name, value]) => ({ name, value }));
-}
-
-function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 function queryString(url: string): HarHeader[] {

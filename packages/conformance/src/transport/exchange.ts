@@ -15,6 +15,11 @@ export interface ApiRequest {
   readonly body?: string;
 }
 
+/** A header by its name in lower case, however the message spelled it (header names are case-insensitive). */
+export function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
