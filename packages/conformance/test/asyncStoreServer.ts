@@ -16,6 +16,8 @@ export interface AsyncStoreChoices {
   readonly vmIds: 'uuid' | 'count-then-write';
   /** `read-modify-write`: the rule is read, and written back whole with the change on top. */
   readonly updates: 'locked' | 'read-modify-write';
+  /** `per-workspace`: operations are numbered by a sequence of each workspace's own (a partitioned table). */
+  readonly operationIds?: 'uuid' | 'per-workspace';
 }
 
 export const CORRECT_CHOICES: AsyncStoreChoices = {
@@ -43,6 +45,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startAsyncStoreServer(choices: AsyncStoreChoices): Promise<LocalServer> {
   const vms = new Map<string, { workspace: string }>();
+  const operationsPerWorkspace = new Map<string, number>();
   const answers = new Map<string, { body: string; record: unknown }>();
   const pending = new Map<string, Promise<void>>();
   const now = new Date().toISOString();
@@ -74,8 +77,10 @@ export async function startAsyncStoreServer(choices: AsyncStoreChoices): Promise
     const vmId = await newVmId();
     await roundTrip();
     vms.set(vmId, { workspace });
+    const sequence = (operationsPerWorkspace.get(workspace) ?? 0) + 1;
+    operationsPerWorkspace.set(workspace, sequence);
     return {
-      operation_id: `op-${randomUUID()}`,
+      operation_id: choices.operationIds === 'per-workspace' ? `op-${sequence}` : `op-${randomUUID()}`,
       vm_id: vmId,
       status: 'accepted',
       submitted_at: new Date().toISOString(),

@@ -1,10 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIdentifierAudit, identifierAuditVerdict } from '../src/checks/identifierAudit.js';
+import { runConformance } from '../src/run/engine.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import type { Session } from '../src/session/session.js';
 import { createOperationRoutes, routeExchanges } from '../src/spec/operationRoutes.js';
 import { createResponseValidator } from '../src/spec/responseValidator.js';
 import type { Exchange } from '../src/transport/exchange.js';
+import {
+  type AsyncStoreChoices,
+  CORRECT_CHOICES,
+  RULE,
+  TOKEN as STORE_TOKEN,
+  startAsyncStoreServer,
+} from './asyncStoreServer.js';
 
 // ASYNC-4: "an operation record that can be polled" — so an operation_id names one operation,
 // and a create's vm_id one VM, across everything the run saw accepted.
@@ -129,5 +140,51 @@ describe('identifier audit (ASYNC-4 across the run)', () => {
   it('keeps at most three collisions', () => {
     const findings = audited(Array.from({ length: 6 }, (_, i) => create('op-1', `vm-${i}`, `k${i}`)));
     expect(findings.collisions).toHaveLength(3);
+  });
+});
+
+describe('ASYNC-4 against an independent server on an async store', () => {
+  async function verdicts(choices: AsyncStoreChoices, rules: string) {
+    const server = await startAsyncStoreServer(choices);
+    try {
+      const { outcome } = await runConformance({
+        profile: {
+          name: 'async-store',
+          baseUrl: `${server.origin}/v1`,
+          environment: 'development',
+          identities: { full: { token: STORE_TOKEN, scopes: 'all', workspaces: 'all' } },
+          workspaces: { primary: '1042', secondary: '1043' },
+          resources: { natRules: [RULE] },
+          billing: { skuCode: 'cloud-vm-standard-2' },
+          mutations: true,
+        },
+        rules,
+        depth: 5,
+        seed: 7,
+        reporters: [],
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-ids-')),
+        print: () => undefined,
+      });
+      return {
+        states: outcome.tests.filter((t) => t.rule === 'ASYNC-4').map((t) => t.state),
+        messages: outcome.tests.flatMap((t) => t.failures.map((f) => f.message)).join('\n'),
+        verdict: outcome.verdict,
+      };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("passes one naming operations by UUID, with the CONC rules' creates in the same run", async () => {
+    const result = await verdicts(CORRECT_CHOICES, 'ASYNC-4,CONC-2');
+    expect(result.messages).toBe('');
+    expect(result.states).toEqual(['passed', 'passed']);
+  });
+
+  it('fails one numbering operations per workspace, in its own check and in the run-wide audit', async () => {
+    const result = await verdicts({ ...CORRECT_CHOICES, operationIds: 'per-workspace' }, 'ASYNC-4');
+    expect(result.states).toEqual(['failed', 'failed']);
+    expect(result.messages).toMatch(/operation_id "op-1" was answered for two different operations/);
+    expect(result.verdict).toBe('failed');
   });
 });
