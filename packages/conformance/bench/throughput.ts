@@ -65,13 +65,15 @@ for (const m of measured) {
   rows.push([`suite, checks only (${label})`, m.requests, m.checksMs]);
   rows.push([`suite, whole run (${label}, start-up included)`, m.requests, m.wholeMs]);
   rows.push(['raw loop, same requests (median of 5)', m.requests, m.rawMs]);
+  rows.push(['  for information: suite, second run (warm), checks only', m.requests, m.warmChecksMs]);
+  rows.push(["  for information: the suite's transport alone (median of 5)", m.requests, m.transportMs]);
 }
 process.stdout.write(
-  `${'measure'.padEnd(56)}${['requests', 'time (s)', 'requests/s'].map((h) => h.padStart(12)).join('')}\n`,
+  `${'measure'.padEnd(62)}${['requests', 'time (s)', 'requests/s'].map((h) => h.padStart(12)).join('')}\n`,
 );
 for (const [name, requests, ms] of rows)
   process.stdout.write(
-    `${name.padEnd(56)}${[String(requests), (ms / 1000).toFixed(2), (requests / (ms / 1000)).toFixed(0)].map((c) => c.padStart(12)).join('')}\n`,
+    `${name.padEnd(62)}${[String(requests), (ms / 1000).toFixed(2), (requests / (ms / 1000)).toFixed(0)].map((c) => c.padStart(12)).join('')}\n`,
   );
 
 const main = ratios(at(DEFAULT_CONCURRENCY));
@@ -84,6 +86,7 @@ process.stdout.write(
     `ratio suite/raw (whole run):   ${main.whole.toFixed(2)} ${verdict(main.whole, 0.4)}\n` +
     `medians of ${trials} trial(s) at concurrency ${DEFAULT_CONCURRENCY}; whole-run ratios seen: ${seen.map((r) => r.toFixed(2)).join(', ')}\n` +
     `for information, at concurrency 1: checks only ${sequential.checks.toFixed(2)}, whole run ${sequential.whole.toFixed(2)}\n` +
+    `for information, where the time goes (raw loop / measure, medians at concurrency ${DEFAULT_CONCURRENCY}): the suite's transport alone ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.transportMs)).toFixed(2)}, the suite's checks on a warm engine ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.warmChecksMs)).toFixed(2)}, on a cold engine ${main.checks.toFixed(2)}\n` +
     `raw replays answered as the suite's requests were: ${(Math.min(...measured.map((m) => m.sameStatus)) * 100).toFixed(1)} % or more\n` +
     `rules: ${measured.reduce((s, m) => s + m.passed, 0)} passed, ${measured.reduce((s, m) => s + m.failed, 0)} failed (${measured.length} runs, depth ${process.env.BENCH_DEPTH ?? 50})\n`,
 );

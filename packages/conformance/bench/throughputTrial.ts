@@ -3,7 +3,9 @@
  * first in its process, JIT warm-up included, while the target and Node's HTTP stack are warm.
  *   record <dir>: runs the suite once and writes the requests the target received.
  *   trial <dir> <concurrency>: warms the target with those requests sent raw, runs the suite
- *     once, replays the requests raw again, and prints the measures as one JSON line.
+ *     once (cold engine) and once more (warm engine, for information), replays the requests raw
+ *     and through the suite's transport alone, taking turns, and prints the measures as one JSON
+ *     line.
  */
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { loadSandboxModule, type Reporter, runConformance, type TargetProfile } from '@cloud-api/conformance';
 import { type BenchTarget, type RecordedRequest, startBenchTarget } from './benchTarget.js';
 import { createRawReplay } from './rawReplay.js';
+import { transportReplay } from './transportReplay.js';
 
 export interface TrialMeasures {
   readonly concurrency: number;
@@ -22,6 +25,10 @@ export interface TrialMeasures {
   readonly checksMs: number;
   /** Median of the raw replays of the same requests, after the suite's run. */
   readonly rawMs: number;
+  /** The suite's second run in the same process (its code compiled and optimised): checks only. */
+  readonly warmChecksMs: number;
+  /** Median of the same requests sent one at a time through the suite's transport, checking nothing. */
+  readonly transportMs: number;
   /** Share of replayed requests answered with the status the suite's own request got. */
   readonly sameStatus: number;
   readonly passed: number;
@@ -83,8 +90,14 @@ try {
     };
     for (let i = 0; i < 3; i++) await replay();
     const suite = await suiteRun(target);
+    const warm = await suiteRun(target);
     const replays = [];
-    for (let i = 0; i < 5; i++) replays.push(await replay());
+    const transported: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      replays.push(await replay());
+      target.reset();
+      transported.push(await transportReplay(target.baseUrl, requests, 1));
+    }
     raw.close();
     const median = [...replays].sort((a, b) => a.ms - b.ms)[2];
     const same = median ? median.statuses.filter((status, i) => status === requests[i]?.status).length : 0;
@@ -92,6 +105,8 @@ try {
       concurrency,
       ...suite,
       rawMs: median?.ms ?? Number.NaN,
+      warmChecksMs: warm.checksMs,
+      transportMs: [...transported].sort((a, b) => a - b)[2] ?? Number.NaN,
       sameStatus: same / Math.max(1, requests.length),
     };
     process.stdout.write(`${JSON.stringify(measures)}\n`);

@@ -23,6 +23,9 @@ describe('benchmarks (smoke run)', () => {
     expect(stdout).toMatch(/ratio suite\/raw \(checks only\): \d+\.\d\d/);
     expect(stdout).toMatch(/ratio suite\/raw \(whole run\): +\d+\.\d\d/);
     expect(stdout).toMatch(/raw replays answered as the suite's requests were: \d+\.\d %/);
+    expect(stdout).toMatch(
+      /where the time goes .*: the suite's transport alone \d+\.\d\d, the suite's checks on a warm engine \d+\.\d\d, on a cold engine \d+\.\d\d/,
+    );
     expect(stdout).toMatch(/rules: \d+ passed, 0 failed \(2 runs, depth 2\)/);
     expect(code).toBe(0);
   });

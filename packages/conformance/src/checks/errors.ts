@@ -26,6 +26,9 @@ function recordAccepted(t: CheckContext, operationId: string, exchange: Exchange
     t.recordCreated('backup policy', body.vm_id, BACKUP_POLICY_NOT_CLEANED);
 }
 
+// Made once (see generate/authorization.ts): a string arbitrary is costly to make, not to reuse.
+const missingIdSuffix = fc.stringMatching(/^[a-z0-9]{1,12}$/);
+
 const checks: Check[] = [];
 
 checks.push(
@@ -71,7 +74,7 @@ checks.push(
     if (ops.length === 0)
       return t.skip('no usable operation lists 404 (read-only profile without resources.restoreIds?)');
     await t.check(
-      fc.tuple(fc.constantFrom(...ops), fc.stringMatching(/^[a-z0-9]{1,12}$/)),
+      fc.tuple(fc.constantFrom(...ops), missingIdSuffix),
       async ([op, suffix]) => {
         const pathIds = Object.fromEntries(
           op.pathParameters.map((name) => [name, `${missingId(name)}-${suffix}`]),

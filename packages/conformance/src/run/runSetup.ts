@@ -7,7 +7,7 @@ import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
 import { createSession, type Session } from '../session/session.js';
 import { createOperationRoutes, routeExchanges } from '../spec/operationRoutes.js';
-import { createResponseValidator } from '../spec/responseValidator.js';
+import { bundledResponseValidator } from '../spec/responseValidator.js';
 import { createCoverageRecorder } from '../specCoverage/coverageRecorder.js';
 import { type ProfileResources, redactProfile, type TargetProfile } from '../targetProfile/index.js';
 import {
@@ -76,7 +76,7 @@ export async function prepareRun(
   try {
     productionGuard(target.profile, settings.allowProduction === true);
     const { profile } = target;
-    const validator = createResponseValidator();
+    const validator = bundledResponseValidator();
     const coverage = createCoverageRecorder();
     const schemaAudit = createSchemaAudit(validator);
     const identifierAudit = createIdentifierAudit();
