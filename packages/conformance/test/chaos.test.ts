@@ -35,7 +35,7 @@ const TOKENS = {
   CHAOS_TOKEN_FULL: 'svc_dev_key_Qz7kP2',
   CHAOS_TOKEN_NO_BILLING: 'svc_dev_key_nb4',
   CHAOS_TOKEN_READ_ONLY: 'svc_dev_key_R',
-  CHAOS_TOKEN_REVOKED: 'Rv7kQ9xW',
+  CHAOS_TOKEN_REVOKED: 'svc_dev_key_Rv7',
   CHAOS_TOKEN_OTHER_ENV: 'svc_prod_key_Ot3',
 } as const;
 

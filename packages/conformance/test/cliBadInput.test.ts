@@ -11,6 +11,7 @@ const PRODUCTION_TOKEN = 'svc_prod_key_badinput_full';
 const ENV_TOKEN = 'svc_dev_key_badinput_from_env';
 const SET_VARIABLE = 'CONFORMANCE_BADINPUT_SET_TOKEN';
 const UNSET_VARIABLE = 'CONFORMANCE_BADINPUT_UNSET_TOKEN';
+const NEWLINE_VARIABLE = 'CONFORMANCE_BADINPUT_NEWLINE_TOKEN';
 
 function profile(overrides: { environment?: string; baseUrl?: string; token?: string; extra?: string } = {}) {
   return [
@@ -211,10 +212,39 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
     args: ['--target', file('no-version.yaml', profile({ baseUrl: 'http://127.0.0.1:9/api' }))],
     says: /baseUrl: "http:\/\/127\.0\.0\.1:9\/api" must be an http\(s\) URL ending with \/v1/,
   },
+  {
+    name: 'a token from a variable ending in a newline',
+    args: ['--target', file('newline-token.yaml', profile({ token: `\${${NEWLINE_VARIABLE}}` }))],
+    says: /identities\.full\.token: contains whitespace or a control character \(a stray newline/,
+  },
+  {
+    name: 'a revoked token without the environment prefix (AUTH-3 would pass on a malformed token)',
+    args: ['--target', file('bare-revoked.yaml', profile({ extra: 'revokedToken: "abc-revoked"' }))],
+    says: /revokedToken: must be a revoked token of this environment \(prefix svc_dev_key_\)/,
+  },
+  {
+    name: '--sandbox-fault with a profile (it would change nothing, and the run would pass)',
+    args: ['--target', file('with-fault.yaml', profile()), '--sandbox-fault', 'accept-revoked-token'],
+    says: /--sandbox-fault starts the embedded sandbox with a fault or a variant; they do not apply to --target .*with-fault\.yaml/,
+  },
+  {
+    name: 'an unknown --sandbox-fault',
+    args: ['--sandbox-fault', 'accept-revoked'],
+    says: /--sandbox-fault "accept-revoked" is not in the sandbox's catalogue \(did you mean accept-revoked-token\?\); the \d+ ids are listed by `cloud-api-sandbox --list-faults`/,
+  },
+  {
+    name: 'an unknown --sandbox-variant',
+    args: ['--sandbox-variant', 'nope'],
+    says: /--sandbox-variant "nope" is not in the sandbox's catalogue; the \d+ ids are listed by `cloud-api-sandbox --list-variants`/,
+  },
 ];
 
 describe.concurrent('CLI bad input: one clear line, exit code 2, no stack trace, no token', () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, [SET_VARIABLE]: ENV_TOKEN };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    [SET_VARIABLE]: ENV_TOKEN,
+    [NEWLINE_VARIABLE]: `${ENV_TOKEN}_newline\n`,
+  };
   delete env[UNSET_VARIABLE];
 
   it.each(cases)('$name', async ({ args, says }) => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../src/run/outcome.js';
 import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
@@ -303,5 +304,24 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     expect(report.verdict).toBe('incomplete');
     expect(report.tests.some((test) => (test.reason ?? '').includes(`interrupted (${signal})`))).toBe(true);
     for (const pid of run.seen) expect(isAlive(pid), `process ${pid} left running`).toBe(false);
+  });
+});
+
+describe('Ctrl-C while the CLI is still loading', () => {
+  it('says nothing was sent yet and exits 130, instead of vanishing without a word', async () => {
+    const slowLoad = fileURLToPath(new URL('./fixtures/slowCliLoad.mjs', import.meta.url));
+    const child = spawn(process.execPath, ['--import', slowLoad, cliPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // The entry installs its handler at once; the main module is held back 4 s by the hook.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('\nInterrupted (SIGINT) before the run started: nothing was sent.\n');
   });
 });

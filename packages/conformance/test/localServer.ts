@@ -3,11 +3,14 @@ import {
   request as httpRequest,
   type IncomingMessage,
   type RequestListener,
+  type Server,
   type ServerResponse,
 } from 'node:http';
 
 export interface LocalServer {
   readonly origin: string;
+  /** The server itself, for events beyond requests (a proxy's CONNECT). */
+  readonly server: Server;
   close(): Promise<void>;
 }
 
@@ -19,6 +22,7 @@ export async function listenLocally(handler: RequestListener): Promise<LocalServ
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     origin: `http://127.0.0.1:${port}`,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

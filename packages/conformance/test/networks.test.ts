@@ -104,6 +104,66 @@ describe('real networks', () => {
     }
   });
 
+  it.each([
+    [407, 'Proxy Authentication Required', /\(it wants credentials: give them in the proxy URL/],
+    [502, 'Bad Gateway', /; check the proxy variable, or NO_PROXY for this host\./],
+  ])(
+    'a proxy that answers CONNECT with %i stops the run at the preflight, naming the proxy: its refusal is never read as the API answering',
+    async (status, text, says) => {
+      const proxy = await listenLocally((_req, res) => res.writeHead(status).end());
+      proxy.server.on('connect', (_req, socket) => {
+        socket.end(`HTTP/1.1 ${status} ${text}\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n`);
+      });
+      closers.push(() => proxy.close());
+      const run = await runCli(
+        ['--target', profileFile(`tunnel-${status}`, 'https://api.example.invalid/v1')],
+        {
+          env: { HTTPS_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' },
+        },
+      );
+      expect(run.code, run.stdout).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^conformance: preflight: cannot reach https://api\\.example\\.invalid/v1: the proxy ${proxy.origin.replaceAll('.', '\\.')} that HTTPS_PROXY names refused a tunnel to api\\.example\\.invalid:443: the proxy answered CONNECT with ${status} ${text}`,
+        ),
+      );
+      expect(run.stderr).toMatch(says);
+      expect(run.stdout).not.toMatch(/FAILED|answered 40\d, expected/);
+    },
+  );
+
+  it('a base URL nothing can reach is one line and exit 2: the port, the host name, the proxy, the scheme', async () => {
+    const closed = await listenLocally((_req, res) => res.end());
+    await closed.close();
+    const refused = await runCli(['--target', profileFile('closed-port', `${closed.origin}/v1`)]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^conformance: preflight: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: connection refused: nothing listens at 127\.0\.0\.1:\d+ \(is the target running\? are baseUrl's host and port right\?\)\. No rule was run\.\n$/,
+    );
+    const viaProxy = await runCli(['--target', profileFile('dead-proxy', 'http://api.example.invalid/v1')], {
+      env: {
+        HTTP_PROXY: `http://gate:proxy-pass-9Xk@${closed.origin.slice('http://'.length)}`,
+        NO_PROXY: '',
+        no_proxy: '',
+      },
+    });
+    expect(viaProxy.code).toBe(2);
+    expect(viaProxy.stderr).toMatch(
+      /the proxy http:\/\/127\.0\.0\.1:\d+ that HTTP_PROXY names could not be reached \(ECONNREFUSED\); check that variable, or set NO_PROXY for api\.example\.invalid/,
+    );
+    expect(viaProxy.stderr).not.toContain('proxy-pass-9Xk');
+    const plain = new URL(counted.origin);
+    const tlsMismatch = await runCli([
+      '--target',
+      profileFile('https-to-http', `https://127.0.0.1:${plain.port}/v1`),
+    ]);
+    expect(tlsMismatch.code).toBe(2);
+    expect(tlsMismatch.stderr).toMatch(
+      /the TLS handshake with 127\.0\.0\.1:\d+ failed: the server there does not seem to speak HTTPS \(should baseUrl start with http:\/\/\?\)\. No rule was run\./,
+    );
+    expect(tlsMismatch.stderr).not.toMatch(/ssl3_get_record|openssl/);
+  });
+
   it('honours NO_PROXY: a listed host is reached directly', async () => {
     let proxied = 0;
     const proxy = await listenLocally((_req, res) => {
@@ -156,9 +216,9 @@ describe('real networks', () => {
       const file = profileFile('private-ca', baseUrl);
 
       const untrusted = await runCli(['--target', file, '--rules', 'WS-1', '--depth', '2']);
-      expect(untrusted.code).toBe(3);
-      expect(`${untrusted.stdout}${untrusted.stderr}`).toMatch(
-        /certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\); .*set NODE_EXTRA_CA_CERTS/,
+      expect(untrusted.code).toBe(2);
+      expect(untrusted.stderr).toMatch(
+        /^conformance: preflight: cannot reach https:\/\/127\.0\.0\.1:\d+\/v1: TLS: the target's certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\); .*set NODE_EXTRA_CA_CERTS.* No rule was run\.$/m,
       );
 
       const trusted = await runCli(['--target', file, '--rules', 'WS-1', '--depth', '2'], {

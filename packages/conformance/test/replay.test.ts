@@ -28,9 +28,12 @@ beforeAll(async () => {
 afterAll(() => faulty?.stop());
 
 /** Runs a command line through sh, as a user pasting it would (not blocking: the target is in this process). */
-function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function shell(
+  line: string,
+  cwd?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', line], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', line], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -61,10 +64,10 @@ describe('replay: the printed line reproduces the failure where it was seen', ()
     expect(run.code).toBe(1);
     const line = /replay: (.+)$/m.exec(run.stdout)?.[1] ?? '';
     expect(line).toContain(`--target '${profileFile}'`);
-    expect(line.startsWith(`node ${cliPath}`) || line.startsWith('node ')).toBe(true);
+    expect(line.startsWith(`node ${cliPath} --replay /`)).toBe(true);
 
-    // As printed, in a shell, from the same directory: the failure is seen again, on the same target.
-    const replay = await shell(line);
+    // As printed, in a shell, from another directory: the failure is seen again, on the same target.
+    const replay = await shell(line, mkdtempSync(join(tmpdir(), 'conformance-replay-elsewhere-')));
     expect(replay.status, replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(/WS-2\s+MUST\s+FAIL/);
     expect(replay.stdout).toMatch(/answered 2\d\d, expected a 4xx for workspace_id/);

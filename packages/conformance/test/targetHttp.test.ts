@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, TransportError } from '../src/transport/exchange.js';
+import { proxyRoute } from '../src/transport/proxyAgents.js';
 import { createTargetHttp } from '../src/transport/targetHttp.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
@@ -189,4 +190,44 @@ describe('the transport (node:http, kept-alive connections)', () => {
       await slow.close();
     }
   }, 20_000);
+});
+
+describe('the transport through a proxy', () => {
+  it("never hands a check the proxy's refusal of a tunnel as the target's answer: no answer, unreachable", async () => {
+    const proxy = await listenLocally((_req, res) => res.writeHead(407).end());
+    proxy.server.on('connect', (_req, socket) => {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+    });
+    const saved = {
+      HTTPS_PROXY: process.env.HTTPS_PROXY,
+      NO_PROXY: process.env.NO_PROXY,
+      no_proxy: process.env.no_proxy,
+    };
+    try {
+      // proxy-from-env reads this process's environment only.
+      Object.assign(process.env, { HTTPS_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' });
+      const baseUrl = 'https://api.example.invalid/v1';
+      const route = proxyRoute(new URL(baseUrl), 1_000);
+      const http = createTargetHttp({
+        baseUrl,
+        requestTimeoutMs: 5_000,
+        ...(route.agent ? { agent: route.agent } : {}),
+        proxy: { url: proxy.origin, variable: 'HTTPS_PROXY' },
+      });
+      const error = await http
+        .send({ method: 'GET', path: '/object-storage/buckets', query: [['workspace_id', '1']], headers: {} })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TransportError);
+      expect((error as TransportError).unreachable).toBe(true);
+      expect((error as TransportError).reason).toMatch(
+        /^the proxy http:\/\/127\.0\.0\.1:\d+ that HTTPS_PROXY names refused a tunnel to api\.example\.invalid:443: the proxy answered CONNECT with 407/,
+      );
+      expect(http.drain()).toEqual([]);
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      await proxy.close();
+    }
+  });
 });

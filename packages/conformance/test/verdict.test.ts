@@ -73,6 +73,24 @@ describe('verdict rules (src/run/verdict.ts)', () => {
     expect(verdictFor([check('RESP-3', 'inconclusive'), check('WS-1', 'passed')]).verdict).toBe('passed');
   });
 
+  it('a run whose every check was skipped (mutating rules with a read-only profile) is not green either', () => {
+    const skipped = verdictFor([
+      check('ASYNC-1', 'skipped', { skipReason: 'mutations are off' }),
+      check('IDEM-1', 'skipped', { skipReason: 'mutations are off' }),
+      check('RESP-3', 'inconclusive'),
+    ]);
+    expect(skipped.verdict).toBe('incomplete');
+    expect(skipped.reasons.join()).toMatch(/none passed or failed \(1 inconclusive, 2 skipped\)/);
+    // Declared skips are no evidence either.
+    const declared = verdictFor([check('AUTH-3', 'skipped', { skipReason: 'x', declaredUnsupported: true })]);
+    expect(declared.verdict).toBe('incomplete');
+    // Beside one passed rule, a skip is the profile's choice and the run may pass.
+    expect(
+      verdictFor([check('WS-1', 'passed'), check('ASYNC-1', 'skipped', { skipReason: 'mutations are off' })])
+        .verdict,
+    ).toBe('passed');
+  });
+
   it('strict: an inconclusive rule or an undeclared skip fails the run; a declared skip does not', () => {
     expect(verdictFor([check('WS-1', 'passed'), check('RESP-3', 'inconclusive')], true).verdict).toBe(
       'failed',

@@ -135,8 +135,27 @@ function crossFieldProblems(profile: TargetProfile): string[] {
   const expected = prefixes[environment];
   const other = prefixes[otherEnvironment];
   const owners = new Map<string, string>();
+  const tokens: [string, string | undefined][] = [
+    ...Object.entries(profile.identities).map(([name, identity]): [string, string] => [
+      `identities.${printableKey(name)}.token`,
+      identity.token,
+    ]),
+    ['revokedToken', profile.revokedToken],
+    ['otherEnvironmentToken', profile.otherEnvironmentToken],
+  ];
+  // A header value with a newline is refused by the HTTP client before it is sent, and one with a
+  // space reaches the target as another token: either way the target would be blamed.
+  const spaced = new Set<string>();
+  for (const [field, token] of tokens)
+    if (token !== undefined && /[\s\p{Cc}]/u.test(token)) {
+      spaced.add(field);
+      problems.push(
+        `${field}: contains whitespace or a control character (a stray newline or space, often from an environment variable or a file it was read from); remove it`,
+      );
+    }
   for (const [name, identity] of Object.entries(profile.identities)) {
     const field = `identities.${printableKey(name)}.token`;
+    if (spaced.has(field)) continue;
     if (identity.token.startsWith(other)) {
       problems.push(
         `${field}: a ${environment} profile's tokens start with ${expected}; this one is from the other environment (use otherEnvironmentToken for that)`,
@@ -156,9 +175,20 @@ function crossFieldProblems(profile: TargetProfile): string[] {
     const owner = token === undefined ? undefined : owners.get(token);
     if (owner) problems.push(`${field}: is the same token as ${owner}; it must be another token`);
   }
-  if (profile.otherEnvironmentToken?.startsWith(expected)) {
+  // A token without its environment's prefix is malformed, which AUTH-1 covers: AUTH-3 would then
+  // pass on a 401 for malformation, not revocation, and the environment check likewise.
+  const revoked = profile.revokedToken;
+  if (revoked !== undefined && !spaced.has('revokedToken') && !revoked.startsWith(expected)) {
     problems.push(
-      `otherEnvironmentToken: must be a token of the other environment (prefix ${other}), not ${expected}`,
+      `revokedToken: must be a revoked token of this environment (prefix ${expected}); without it a refusal would only show the token is malformed, not that revocation is honoured`,
+    );
+  }
+  const foreign = profile.otherEnvironmentToken;
+  if (foreign !== undefined && !spaced.has('otherEnvironmentToken') && !foreign.startsWith(other)) {
+    problems.push(
+      foreign.startsWith(expected)
+        ? `otherEnvironmentToken: must be a token of the other environment (prefix ${other}), not ${expected}`
+        : `otherEnvironmentToken: must be a token of the other environment (prefix ${other}); without it a refusal would only show the token is malformed`,
     );
   }
   if (profile.workspaces.primary === profile.workspaces.secondary) {

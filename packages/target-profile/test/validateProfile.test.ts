@@ -234,6 +234,32 @@ describe('validateProfile: what JSON Schema cannot say', () => {
     ).toEqual([]);
   });
 
+  it('refuses a revoked or other-environment token without its prefix: a refusal would only show it is malformed', () => {
+    expect(profileProblems({ ...minimal, revokedToken: 'abc', otherEnvironmentToken: 'unit-other' })).toEqual(
+      [
+        'revokedToken: must be a revoked token of this environment (prefix svc_dev_key_); without it a refusal would only show the token is malformed, not that revocation is honoured',
+        'otherEnvironmentToken: must be a token of the other environment (prefix svc_prod_key_); without it a refusal would only show the token is malformed',
+      ],
+    );
+    expect(profileProblems({ ...minimal, revokedToken: 'svc_prod_key_unit_revoked' })).toHaveLength(1);
+  });
+
+  it('refuses a token holding whitespace or a control character, naming the field and never the token', () => {
+    const problems = [
+      ...profileProblems(withIdentity({ token: 'svc_dev_key_unit_newline\n' })),
+      ...profileProblems(withIdentity({ token: ' svc_dev_key_unit_leading_space' })),
+      ...profileProblems({ ...minimal, revokedToken: 'svc_dev_key_unit_revoked\r' }),
+      ...profileProblems({ ...minimal, otherEnvironmentToken: 'svc_prod_key_unit\tother' }),
+    ];
+    expect(problems).toEqual([
+      'identities.full.token: contains whitespace or a control character (a stray newline or space, often from an environment variable or a file it was read from); remove it',
+      'identities.full.token: contains whitespace or a control character (a stray newline or space, often from an environment variable or a file it was read from); remove it',
+      'revokedToken: contains whitespace or a control character (a stray newline or space, often from an environment variable or a file it was read from); remove it',
+      'otherEnvironmentToken: contains whitespace or a control character (a stray newline or space, often from an environment variable or a file it was read from); remove it',
+    ]);
+    expect(problems.join()).not.toMatch(/unit/);
+  });
+
   it('needs a token of its own for every identity, the revoked and the other-environment token', () => {
     const shared = 'svc_dev_key_unit_shared';
     const problems = profileProblems({

@@ -344,11 +344,18 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       ...results.map(testOutcomeOf),
       ...notRun.map((check) => notRunOutcome({ ...refOf(check), file: `checks/${check.family}.ts` }, why)),
     ];
-    // RESP-1 also holds every answer of the run to its schema, unless RESP-1 is left out or skipped.
-    if (settings.withAudit && results.some((r) => r.rule === 'RESP-1' && r.verdict.state !== 'skipped')) {
+    // RESP-1 also holds every answer of the run to its schema, unless RESP-1 is left out or skipped;
+    // a run stopped before RESP-1 still lists the audit, not run, so every check is reported.
+    const respOne = results.find((r) => r.rule === SCHEMA_AUDIT_CHECK.rule);
+    const respOneNotRun = notRun.some((check) => check.rule === SCHEMA_AUDIT_CHECK.rule);
+    if (settings.withAudit && (respOneNotRun || (respOne && respOne.verdict.state !== 'skipped'))) {
+      const verdict = schemaAuditVerdict(audits);
       const audit: CheckResult = {
         ...SCHEMA_AUDIT_CHECK,
-        verdict: schemaAuditVerdict(audits),
+        verdict:
+          verdict.state !== 'failed' && (interrupted || deadlineReached)
+            ? { state: 'incomplete', reason: respOne ? `not finished: ${why}` : `not run: ${why}` }
+            : verdict,
         durationMs: 0,
       };
       tests.push(testOutcomeOf(audit));

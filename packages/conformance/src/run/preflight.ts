@@ -83,6 +83,7 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 type Attempt =
   | { readonly kind: 'answer'; readonly exchange: Exchange }
   | { readonly kind: 'no-answer'; readonly error: NoAnswerError }
+  | { readonly kind: 'unreachable'; readonly error: TransportError }
   | { readonly kind: 'failed' };
 
 /**
@@ -92,8 +93,9 @@ type Attempt =
  * reads within `preflightTimeoutMs` is stopped here too, rather than costing every check its
  * request timeout until the deadline. A read without an answer after two seconds has the others sent
  * beside it, so such a target costs one wait, not one per read, and a target where only one
- * operation hangs still runs. A target that refuses or resets connections is left to the run, which reports it
- * incomplete, naming what happened.
+ * operation hangs still runs. A base URL that cannot be reached at all (connection refused, a host
+ * that does not resolve, a TLS failure, an unreachable or refusing proxy) stops the run too; a target
+ * that resets connections is left to the run, which reports it incomplete, naming what happened.
  */
 export async function preflight(session: Session, baseUrl: string): Promise<void> {
   const answerWithinMs = session.profile.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
@@ -116,6 +118,7 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
       return { kind: 'answer', exchange };
     } catch (error) {
       if (error instanceof NoAnswerError) return { kind: 'no-answer', error };
+      if (error instanceof TransportError && error.unreachable) return { kind: 'unreachable', error };
       if (error instanceof TransportError || error instanceof ResponseTooLargeError)
         return { kind: 'failed' };
       throw error;
@@ -149,8 +152,14 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
         startRest(index);
         continue;
       }
-      // No usable answer (reset, refused, too large to read) shows nothing about the URL: the run
-      // goes on and reports what the checks get.
+      // Nothing at the base URL could be reached (refused, a host that does not resolve, TLS, the
+      // proxy): every check would end the same way, so the run stops here, saying why.
+      if (attempt.kind === 'unreachable')
+        throw new RunSetupError(
+          `preflight: cannot reach ${baseUrl}: ${attempt.error.reason}${/[.?!]$/.test(attempt.error.reason) ? '' : '.'} No rule was run.`,
+        );
+      // A reset or an answer too large to read shows nothing about the URL: the run goes on and
+      // reports what the checks get.
       if (attempt.kind === 'failed') return;
       const { exchange } = attempt;
       const verdict = judged(exchange, read.candidate.operationId);

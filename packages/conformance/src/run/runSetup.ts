@@ -93,6 +93,9 @@ export async function prepareRun(
     redactor.add(...proxySecrets(route?.proxyUrl));
     const http = createTargetHttp({
       ...(route?.agent ? { agent: route.agent } : {}),
+      ...(route?.proxyUrl && route.variable
+        ? { proxy: { url: route.proxyUrl, variable: route.variable } }
+        : {}),
       onExchange: onExchange
         ? (exchange) => {
             routed(exchange);
@@ -140,7 +143,7 @@ export async function prepareRun(
           [
             settings.invocation ?? 'npx cloud-api-conformance',
             '--replay',
-            shellQuoted(file),
+            shellQuoted(resolve(file)),
             '--target',
             target,
             ...(recorded.sandboxFault ? ['--sandbox-fault', recorded.sandboxFault] : []),

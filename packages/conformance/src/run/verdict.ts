@@ -154,12 +154,23 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
     ...(tests.length === 0 ? ['no check was selected (an empty shard?): nothing was checked'] : []),
-    // A run that saw no evidence for any rule shows nothing: it is never green, strict or not.
-    ...(tests.some((t) => t.state === 'inconclusive') &&
-    !tests.some((t) => t.state === 'passed' || t.state === 'failed')
-      ? ['no check saw evidence either way: every check that ran was inconclusive']
+    // A run that saw no evidence for any rule shows nothing: it is never green, strict or not,
+    // whether its checks were inconclusive, skipped (a read-only profile and mutating rules) or cut
+    // short.
+    ...(tests.length > 0 && !tests.some((t) => t.state === 'passed' || t.state === 'failed')
+      ? [`no check saw evidence either way: none passed or failed (${evidenceless(tests)})`]
       : []),
   ];
+}
+
+/** What the checks of a run without evidence ended as, counted: `3 skipped, 1 inconclusive`. */
+function evidenceless(tests: readonly TestOutcome[]): string {
+  const states: CheckState[] = ['incomplete', 'inconclusive', 'skipped'];
+  return states
+    .map((state) => [state, tests.filter((t) => t.state === state).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([state, count]) => `${count} ${state}`)
+    .join(', ');
 }
 
 /**

@@ -5,6 +5,7 @@ export {
   expandEnvironmentReferences,
   fieldPath,
   type Identity,
+  MIN_SECRET_LENGTH,
   MissingEnvironmentVariableError,
   type NatRuleRef,
   type ProfileResources,

@@ -36,12 +36,24 @@ export interface TargetChoice {
  */
 export async function resolveTarget(choice: TargetChoice, redactor: SecretRedactor): Promise<ResolvedTarget> {
   const target = choice.target ?? 'sandbox';
+  const sandboxOptions = [
+    ...(choice.sandboxFault !== undefined ? ['--sandbox-fault'] : []),
+    ...(choice.sandboxVariant !== undefined ? ['--sandbox-variant'] : []),
+  ];
+  // Against any other target the option would change nothing, and the run would pass as if the
+  // fault had been tried.
+  if (sandboxOptions.length > 0 && (choice.profile || target !== 'sandbox'))
+    throw new RunSetupError(
+      `${sandboxOptions.join(' and ')} ${sandboxOptions.length > 1 ? 'start' : 'starts'} the embedded sandbox with a fault or a variant; they do not apply to ${choice.profile ? 'a profile object' : `--target ${target}`}. Drop them, or run against the embedded sandbox (--target sandbox).`,
+    );
   if (choice.profile) {
     redactor.add(...profileSecrets(choice.profile));
     return { profile: choice.profile, kind: 'real', directory: process.cwd() };
   }
   if (target === 'sandbox') {
     const sandbox = await loadSandboxModule();
+    knownOrRefused('--sandbox-fault', choice.sandboxFault, sandbox.faultCatalogue, '--list-faults');
+    knownOrRefused('--sandbox-variant', choice.sandboxVariant, sandbox.variantCatalogue, '--list-variants');
     const base = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
     redactor.add(...profileSecrets(base));
     const running = await startSandboxTarget(base, {
@@ -71,6 +83,23 @@ export async function resolveTarget(choice: TargetChoice, redactor: SecretRedact
     kind: profile.name === 'prism' ? 'prism' : 'real',
     directory: dirname(resolve(target)),
   };
+}
+
+/** An id the sandbox's catalogue does not hold is a mistyped option: said before anything starts. */
+function knownOrRefused(
+  option: string,
+  id: string | undefined,
+  catalogue: readonly { readonly id: string }[],
+  listOption: string,
+): void {
+  if (id === undefined || catalogue.some((entry) => entry.id === id)) return;
+  const near =
+    id.length < 4
+      ? []
+      : catalogue.filter((entry) => entry.id.includes(id) || id.includes(entry.id)).map((e) => e.id);
+  throw new RunSetupError(
+    `${option} ${JSON.stringify(id)} is not in the sandbox's catalogue${near.length > 0 ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}; the ${catalogue.length} ids are listed by \`cloud-api-sandbox ${listOption}\` (in this repository: pnpm sandbox ${listOption}).`,
+  );
 }
 
 /** A production profile runs only when the profile and the command line both allow it. */

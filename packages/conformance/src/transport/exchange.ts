@@ -47,6 +47,11 @@ export class TransportError extends Error {
     readonly url: string,
     readonly method: string,
     readonly reason: string,
+    /**
+     * The request never reached an HTTP server at the base URL: the connection was refused, the
+     * host does not resolve, TLS failed, or the proxy could not be reached or refused the tunnel.
+     */
+    readonly unreachable = false,
   ) {
     super(`${method} ${url}: no answer from the target — ${reason}`);
     this.name = 'TransportError';

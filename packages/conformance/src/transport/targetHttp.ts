@@ -5,7 +5,7 @@ import { NoAnswerError, RateLimitedError, ResponseTooLargeError, TransportError 
 import { createInFlightLimit } from './inFlightLimit.js';
 import { createPacer } from './pacer.js';
 import { flatHeaders, readCapped } from './responseBody.js';
-import { createWireClient, type WireCall, type WireTarget } from './wireClient.js';
+import { createWireClient, ProxyTunnelRefused, type WireCall, type WireTarget } from './wireClient.js';
 
 export interface TargetHttpOptions {
   readonly baseUrl: string;
@@ -23,6 +23,8 @@ export interface TargetHttpOptions {
   readonly onExchange?: (exchange: Exchange) => void;
   /** Sends through this agent (a proxy's) instead of direct kept-alive connections. */
   readonly agent?: Agent;
+  /** The proxy that agent goes through, named in failure messages (never with its credentials). */
+  readonly proxy?: { readonly url: string; readonly variable: string };
 }
 
 /**
@@ -90,15 +92,71 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'CERT_UNTRUSTED',
 ]);
 
-function describeTransportFailure(error: unknown): string {
-  const err = error as { name?: string; code?: string; message?: string };
-  if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return 'connection reset by the server';
-  if (err.code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
-  if (err.code && UNTRUSTED_CERTIFICATE.has(err.code))
-    return `TLS: the target's certificate is not trusted (${err.code}); if your organisation signs it with its own CA, set NODE_EXTRA_CA_CERTS to that CA's PEM file`;
-  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-    return `TLS: the target's certificate is refused (${err.code}: ${err.message ?? ''}); check baseUrl's host, or the certificate`;
-  return `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`;
+/** Where requests go, for messages that say which hop failed. */
+interface Route {
+  /** `host:port` of the base URL. */
+  readonly address: string;
+  readonly host: string;
+  readonly secure: boolean;
+  /** The proxy, without its credentials, and the variable that named it; absent when direct. */
+  readonly proxy?: { readonly origin: string; readonly variable: string } | undefined;
+}
+
+/** Failures before any HTTP server at the base URL answered: the address, DNS, TLS, the proxy. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'PROXY_TUNNEL_REFUSED',
+  ...UNTRUSTED_CERTIFICATE,
+]);
+
+/** A transport failure in words a user can act on, and whether the target was reached at all. */
+function describeTransportFailure(error: unknown, route: Route): { reason: string; unreachable: boolean } {
+  const err = error as { name?: string; code?: string; message?: string; status?: number };
+  const code = err.code ?? '';
+  const unreachable = UNREACHABLE.has(code);
+  const { proxy } = route;
+  const viaProxy = proxy ? ` (through the proxy ${proxy.origin} that ${proxy.variable} names)` : '';
+  const said = (reason: string) => ({ reason, unreachable });
+  if (error instanceof ProxyTunnelRefused)
+    return said(
+      `the proxy ${proxy?.origin ?? ''} that ${proxy?.variable ?? 'the environment'} names refused a tunnel to ${route.address}: ${error.message}${error.status === 407 ? ' (it wants credentials: give them in the proxy URL, http://user:password@host:port)' : ''}; check the proxy variable, or NO_PROXY for this host`,
+    );
+  if (proxy && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))
+    return said(
+      `the proxy ${proxy.origin} that ${proxy.variable} names could not be reached (${code}); check that variable, or set NO_PROXY for ${route.host} if the target needs no proxy`,
+    );
+  if (code === 'ECONNRESET' || code === 'EPIPE') return said(`connection reset by the server${viaProxy}`);
+  if (code === 'ECONNREFUSED')
+    return said(
+      `connection refused: nothing listens at ${route.address} (is the target running? are baseUrl's host and port right?)`,
+    );
+  if (code === 'ENOTFOUND')
+    return said(`the host name ${route.host} does not resolve (ENOTFOUND): is baseUrl's host spelled right?`);
+  if (code === 'EAI_AGAIN')
+    return said(`the host name ${route.host} could not be resolved (EAI_AGAIN: no answer from DNS)`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return said(`${route.host} cannot be reached from this machine (${code})`);
+  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+    return said(
+      `the TLS handshake with ${route.address} failed${viaProxy}: ${route.secure ? 'the server there does not seem to speak HTTPS (should baseUrl start with http://?)' : 'a TLS error on a plain connection'}`,
+    );
+  if (UNTRUSTED_CERTIFICATE.has(code))
+    return said(
+      `TLS: the target's certificate is not trusted (${code}); if your organisation signs it with its own CA, set NODE_EXTRA_CA_CERTS to that CA's PEM file`,
+    );
+  if (code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return said(
+      `TLS: the target's certificate is refused (${code}: ${err.message ?? ''}); check baseUrl's host, or the certificate`,
+    );
+  return said(`${code || err.name || 'error'}: ${err.message ?? String(error)}${viaProxy}`);
 }
 
 /** Sent unless a request names its own: some gateways refuse requests without one. */
@@ -135,6 +193,14 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const secure = base.protocol === 'https:';
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
   const wire = createWireClient({ agent: options.agent });
+  const route: Route = {
+    address: `${base.hostname}:${base.port || (secure ? '443' : '80')}`,
+    host: hostname,
+    secure,
+    proxy: options.proxy
+      ? { origin: new URL(options.proxy.url).origin, variable: options.proxy.variable }
+      : undefined,
+  };
   const pacer = createPacer(options.rateLimitPerSecond);
   const slots = createInFlightLimit(options.maxInFlight ?? 1);
   // One body past a megabyte read at a time (responseBody.ts): memory stays near one limit.
@@ -257,18 +323,19 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         if (error.why === 'stopped') throw new TransportError(href, method, STOPPED);
         throw new TransportError(href, method, 'abandoned: another request of the same check got no answer');
       }
+      const failure = timedOut ? undefined : describeTransportFailure(error, route);
       const reason = timedOut
         ? deadlineBound
           ? 'the run deadline (--deadline) passed while waiting for the answer (deadline)'
           : `no complete answer within ${options.requestTimeoutMs} ms (timeout; the connection may hang)`
-        : describeTransportFailure(error);
+        : (failure?.reason ?? '');
       // Timeouts of requests that were in flight together cost one wait, not several: only a
       // request sent after the last counted timeout counts again.
       if (timedOut && started >= lastTimeoutAt) {
         stats.timeouts++;
         lastTimeoutAt = performance.now();
       }
-      throw new TransportError(href, method, reason);
+      throw new TransportError(href, method, reason, failure?.unreachable === true);
     } finally {
       clearTimeout(timer);
       clearTimeout(firstByteTimer);

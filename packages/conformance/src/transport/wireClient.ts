@@ -36,6 +36,22 @@ export interface WireClient {
 export const IDLE_CONNECTION_MS = 4_000;
 
 /**
+ * The proxy answered the CONNECT for an https target with something other than 200. The proxy
+ * agent then hands Node the proxy's own answer as if the target had sent it (a 407, a 502); it is
+ * refused here, so no check reads a proxy's refusal as the API's answer.
+ */
+export class ProxyTunnelRefused extends Error {
+  readonly code = 'PROXY_TUNNEL_REFUSED';
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+  ) {
+    super(`the proxy answered CONNECT with ${status}${statusText ? ` ${statusText}` : ''}`);
+    this.name = 'ProxyTunnelRefused';
+  }
+}
+
+/**
  * HTTP/1.1 over Node's own client with kept-alive connections. Not fetch: its WHATWG streams,
  * Headers and Response objects cost the run more CPU than everything else it does per request.
  * The body is sent with its exact length, never chunked; nothing is decompressed (nothing is
@@ -69,9 +85,22 @@ export function createWireClient(options: { readonly agent?: Agent | undefined }
           },
           (incoming) => {
             cancel = (reason) => incoming.destroy(reason);
+            if (tunnelRefused) {
+              incoming.destroy();
+              reject(tunnelRefused);
+              return;
+            }
             resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: incoming });
           },
         );
+        let tunnelRefused: ProxyTunnelRefused | undefined;
+        // https-proxy-agent tells the request how its CONNECT went before Node reads any answer.
+        // (http-proxy-agent emits it too, without a status: no tunnel there.)
+        sent.on('proxyConnect', (connect?: { statusCode?: unknown; statusText?: unknown }) => {
+          const status = connect?.statusCode;
+          if (typeof status === 'number' && status !== 200)
+            tunnelRefused = new ProxyTunnelRefused(status, String(connect?.statusText ?? ''));
+        });
         cancel = (reason) => sent.destroy(reason);
         sent.on('error', reject);
         sent.end(body);
