@@ -54,13 +54,13 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 function collect(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean),
-  ];
+  const names = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new InvalidArgumentError(`name one of ${Object.keys(reporterRegistry).join(', ')}`);
+  return [...previous, ...names];
 }
 
 /** Shell convention: 128 + the signal number. */
@@ -147,7 +147,7 @@ function commandLineProblem(error: CommanderError): string {
     .replace(/^error: /, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "conformance --help" for the options.`;
+  return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "${cliInvocation()} --help" for the options.`;
 }
 
 /** A different signal this soon after the first is a wrapper passing the same interrupt on. */

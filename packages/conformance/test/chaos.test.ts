@@ -99,6 +99,8 @@ function sandboxProfileText(
 }
 
 function filesUnder(dir: string): string[] {
+  // A run refused before it started removes the --out it made: nothing there, nothing leaked.
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? filesUnder(path) : [path];

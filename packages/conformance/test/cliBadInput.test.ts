@@ -50,7 +50,7 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: 'a --target file that does not exist',
     args: ['--target', join(dir, 'missing.yaml')],
-    says: /Profile file .*missing\.yaml does not exist\. Pass --target prism, --target sandbox, or a path/,
+    says: /Profile file .*missing\.yaml does not exist\. Pass --target prism, --target sandbox, or a path to a profile \(see \/\S+\/profiles\/staging\.example\.yaml\)/,
   },
   {
     name: 'a profile that is not valid YAML',
@@ -78,7 +78,7 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
   {
     name: 'an unknown option',
     args: ['--colour', 'always'],
-    says: /unknown option '--colour'\. Run "conformance --help" for the options\./,
+    says: /unknown option '--colour'\. Run "node \/\S+\/dist\/cli\.js --help" for the options\./,
   },
   {
     name: '--depth abc',
@@ -213,6 +213,11 @@ const cases: readonly { name: string; args: string[]; says: RegExp }[] = [
     says: /baseUrl: "http:\/\/127\.0\.0\.1:9\/api" must be an http\(s\) URL ending with \/v1/,
   },
   {
+    name: '--reporter with no name',
+    args: ['--reporter', ''],
+    says: /option '--reporter <name>' argument '' is invalid\. name one of table, json/,
+  },
+  {
     name: 'a token from a variable ending in a newline',
     args: ['--target', file('newline-token.yaml', profile({ token: `\${${NEWLINE_VARIABLE}}` }))],
     says: /identities\.full\.token: contains whitespace or a control character \(a stray newline/,
@@ -260,6 +265,19 @@ describe.concurrent('CLI bad input: one clear line, exit code 2, no stack trace,
 });
 
 describe('bad input is refused before any request is sent', () => {
+  it('a run refused at the preflight leaves no --out directory it made (nor its parents)', async () => {
+    const parent = join(dir, 'made-by-a-refused-run');
+    const run = await runCli(
+      ['--target', file('refused.yaml', profile()), '--out', join(parent, 'reports')],
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/preflight: cannot reach http:\/\/127\.0\.0\.1:9\/v1: connection refused/);
+    expect(existsSync(parent)).toBe(false);
+  });
+
   it('--out pointing at a file: exit 2, and the target never hears from the run', async () => {
     const requests: string[] = [];
     const server = await listenLocally((req, res) => {

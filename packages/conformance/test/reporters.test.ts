@@ -83,6 +83,19 @@ describe('reports', () => {
     expect(table).toMatch(/Verdict: PASSED/);
   });
 
+  it('a lenient pass names the rules it has no evidence for; a strict pass says it has evidence for all', () => {
+    const lenient = renderTable(
+      outcomeOf([
+        test('WS-1', 'passed'),
+        test('RESP-3', 'inconclusive', { reason: 'no evidence: list buckets answered 500' }),
+      ]),
+    );
+    expect(lenient).toMatch(
+      /Verdict: PASSED — no rule was seen broken, but 1 rule has no evidence \(RESP-3: inconclusive, see above\); --strict fails such a run/,
+    );
+    expect(renderTable(outcomeOf([test('WS-1', 'passed')]))).toMatch(/Verdict: PASSED$/m);
+  });
+
   it('never calls a check without evidence or an unfinished check a pass', () => {
     const inconclusive = test('RESP-3', 'inconclusive', { reason: 'no evidence: list buckets answered 500' });
     const incomplete = test('WS-1', 'incomplete', {

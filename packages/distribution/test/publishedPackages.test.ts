@@ -50,8 +50,10 @@ describe('the six packages as npm installs them from their tarballs', () => {
   );
 
   test('the two CLIs are bins of the names the README gives, executable, with a node shebang', () => {
-    expect(manifestOf('conformance').bin).toEqual({ 'cloud-api-conformance': 'dist/cli.js' });
-    expect(manifestOf('sandbox').bin).toEqual({ 'cloud-api-sandbox': 'dist/cli.js' });
+    expect(manifestOf('conformance').bin).toEqual({
+      'cloud-api-conformance': 'bin/cloud-api-conformance.js',
+    });
+    expect(manifestOf('sandbox').bin).toEqual({ 'cloud-api-sandbox': 'bin/cloud-api-sandbox.js' });
     for (const command of ['cloud-api-conformance', 'cloud-api-sandbox']) {
       const linked = join(app, 'node_modules', '.bin', command);
       accessSync(linked, constants.X_OK);

@@ -41,8 +41,14 @@ export function ruleDetail(rule: RuleOutcome): string {
 /** The closing verdict line, with what makes it so. */
 export function verdictLine(outcome: RunOutcome): string {
   const { verdict, gate } = outcome;
-  if (verdict === 'passed')
-    return `Verdict: PASSED${gate.strict ? ' (strict gate: every rule has evidence, no undeclared skip)' : ''}`;
+  if (verdict === 'passed') {
+    if (gate.strict) return 'Verdict: PASSED (strict gate: every rule has evidence, no undeclared skip)';
+    // A lenient pass says what it did not prove, so nobody reads it as the strict gate's.
+    const unproven = outcome.rules.filter((rule) => rule.state === 'inconclusive').map((rule) => rule.id);
+    return unproven.length === 0
+      ? 'Verdict: PASSED'
+      : `Verdict: PASSED — no rule was seen broken, but ${unproven.length} rule${unproven.length === 1 ? ' has' : 's have'} no evidence (${unproven.join(', ')}: inconclusive, see above); --strict fails such a run`;
+  }
   if (verdict === 'incomplete')
     return `Verdict: INCOMPLETE — not a pass: ${outcome.incompleteReasons.join('; ')}`;
   const mustFailed = outcome.totals.mustFailed;

@@ -18,7 +18,12 @@ import type { CheckRef, Reporter, RunEvent } from './events.js';
 import { exchangeEvents } from './exchangeEvent.js';
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_DEPTH, integerOption, OPTION_LIMITS } from './options.js';
 import type { RunOutcome, TestOutcome } from './outcome.js';
-import { outputDirectoryProblem, setAsideEarlierRun } from './outputDirectory.js';
+import {
+  firstMissingDirectory,
+  outputDirectoryProblem,
+  removeIfEmpty,
+  setAsideEarlierRun,
+} from './outputDirectory.js';
 import { planChecks, plansRunAudit } from './plan.js';
 import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
@@ -131,11 +136,13 @@ function checkedOptions(options: RunOptions) {
   const target = replayTarget(options, replay);
   const withAudit = plansRunAudit(planOptions, SCHEMA_AUDIT_CHECK.rule);
   const withIdentifierAudit = plansRunAudit(planOptions, IDENTIFIER_AUDIT_CHECK.rule);
+  const madeOutDir = options.outDir === undefined ? undefined : firstMissingDirectory(options.outDir);
   if (options.outDir !== undefined) {
     const problem = outputDirectoryProblem(options.outDir);
     if (problem) throw new RunSetupError(problem);
   }
   return {
+    madeOutDir,
     reporters,
     depth,
     seed,
@@ -258,6 +265,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     ? exchangeEvents(redactor)
     : undefined;
   let prepared: PreparedRun | undefined;
+  let started = false;
   try {
     prepared = await prepareRun(
       {
@@ -305,6 +313,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           ),
         );
     }
+    started = true;
     emit({
       type: 'run-start',
       runId,
@@ -433,5 +442,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       existsSync(join(outDir, 'replays')) ||
       (prepared?.target.kind === 'real' && existsSync(join(outDir, 'created.jsonl')));
     if (options.outDir === undefined && !keep) rmSync(outDir, { recursive: true, force: true });
+    // A run refused before it started leaves no empty --out behind it.
+    if (!started && settings.madeOutDir) removeIfEmpty(settings.madeOutDir);
   }
 }

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Kernel and device file systems: writing a report there blocks, spins or touches the machine. */
@@ -49,6 +58,29 @@ export function outputDirectoryProblem(path: string): string | undefined {
     return `--out ${path}: the directory is not writable (${code ?? (error as Error).message}). Pass a directory you can write to.`;
   }
   return undefined;
+}
+
+/** The outermost directory of `path` that does not exist yet (what creating it will make), if any. */
+export function firstMissingDirectory(path: string): string | undefined {
+  let missing: string | undefined;
+  for (let current = resolve(path); !existsSync(current); current = dirname(current)) {
+    missing = current;
+    if (dirname(current) === current) break;
+  }
+  return missing;
+}
+
+/** Removes `dir` when it holds nothing but empty directories (what a refused run made). */
+export function removeIfEmpty(dir: string): void {
+  const empty = (path: string): boolean =>
+    readdirSync(path, { withFileTypes: true }).every(
+      (entry) => entry.isDirectory() && empty(join(path, entry.name)),
+    );
+  try {
+    if (existsSync(dir) && empty(dir)) rmSync(dir, { recursive: true });
+  } catch {
+    // Whatever could not be read or removed stays: the run's verdict does not depend on it.
+  }
 }
 
 /** What a run writes under `--out`; anything else there is the user's and stays. */

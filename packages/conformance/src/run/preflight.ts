@@ -48,7 +48,7 @@ function judged(exchange: Exchange, operationId: string): 'api' | 'unsure' | { r
     return { why: 'a redirect (a login page or another host?): the suite never follows one' };
   if (status === 401 || status === 403)
     return {
-      why: "the broadest identity of the profile was refused: check its token, its environment and the profile's scopes",
+      why: "the broadest identity of the profile was refused: check its token, its environment, the profile's scopes, and that workspaces.primary is a workspace the token may use (the answer may say which)",
     };
   if (!isJson && bodyText.length > 0)
     return {
@@ -156,7 +156,7 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
       // proxy): every check would end the same way, so the run stops here, saying why.
       if (attempt.kind === 'unreachable')
         throw new RunSetupError(
-          `preflight: cannot reach ${baseUrl}: ${attempt.error.reason}${/[.?!]$/.test(attempt.error.reason) ? '' : '.'} No rule was run.`,
+          `preflight: cannot reach ${baseUrl}: ${sentence(attempt.error.reason)} No rule was run.`,
         );
       // A reset or an answer too large to read shows nothing about the URL: the run goes on and
       // reports what the checks get.
@@ -185,8 +185,13 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
       `preflight: the profile has no identity holding object-storage.read, billing.read or vm.read (with a restore in resources.restoreIds) on workspace ${session.profile.workspaces.primary}, so nothing can show that ${baseUrl} serves the API; add one`,
     );
   throw new RunSetupError(
-    `preflight: ${baseUrl} does not answer like the API, so no rule was run. ${tried.join(' ')} Check baseUrl (it must end with the API's /v1) and the tokens.`,
+    `preflight: ${baseUrl} does not answer like the API, so no rule was run. ${tried.map(sentence).join(' ')} Check baseUrl (it must end with the API's /v1) and the tokens.`,
   );
+}
+
+/** A clause as a sentence of a longer message: ends with a full stop unless it has its own. */
+function sentence(clause: string): string {
+  return /[.?!]$/.test(clause) ? clause : `${clause}.`;
 }
 
 /** The base URL answered none of the reads at all: which, how long it was given, and what to do. */

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import {
   loadProfileFile as loadTargetProfileFile,
   ProfileFileError,
@@ -25,12 +26,15 @@ export function parseProfileText(
   return profile;
 }
 
+/** The package's own example, by a path that exists wherever the command is run from. */
+const EXAMPLE_PROFILE = fileURLToPath(new URL('../../profiles/staging.example.yaml', import.meta.url));
+
 /** This command's advice for a `--target` file it cannot read. */
 function readFailure(path: string, error: ProfileFileError): ProfileFileError {
   switch (error.code) {
     case 'ENOENT':
       return new ProfileFileError(
-        `Profile file ${path} does not exist. Pass --target prism, --target sandbox, or a path to a profile (see profiles/staging.example.yaml).`,
+        `Profile file ${path} does not exist. Pass --target prism, --target sandbox, or a path to a profile (see ${EXAMPLE_PROFILE}).`,
         error.code,
       );
     case 'EISDIR':
