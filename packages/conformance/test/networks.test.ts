@@ -164,6 +164,52 @@ describe('real networks', () => {
     expect(tlsMismatch.stderr).not.toMatch(/ssl3_get_record|openssl/);
   });
 
+  it("a proxy that starts asking for credentials mid-run (407) leaves checks incomplete: never the target's failure", async () => {
+    let forwarded = 0;
+    const proxy = await listenLocally((req, res) => {
+      // The preflight's read goes through; every later request gets the proxy's 407.
+      if (forwarded >= 1) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end();
+        return;
+      }
+      forwarded++;
+      const target = new URL(req.url ?? '');
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+    });
+    closers.push(() => proxy.close());
+    const run = await runCli(
+      [
+        '--target',
+        profileFile('proxy-407-mid-run', `${counted.origin}/v1`),
+        '--rules',
+        'WS-1,AUTH-1',
+        '--depth',
+        '2',
+      ],
+      { env: { HTTP_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' } },
+    );
+    expect(forwarded).toBe(1);
+    expect(run.code, run.stdout).toBe(3);
+    expect(run.stdout).toMatch(
+      /a proxy between the suite and the target answered 407 Proxy Authentication Required \(the proxy http:\/\/127\.0\.0\.1:\d+ that HTTP_PROXY names/,
+    );
+    expect(run.stdout).not.toMatch(/FAIL|answered 407, expected/);
+  });
+
   it('honours NO_PROXY: a listed host is reached directly', async () => {
     let proxied = 0;
     const proxy = await listenLocally((_req, res) => {

@@ -353,6 +353,15 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   ) {
     const { method, href } = request;
     let response = await once(request, scope, stopped, sendOptions);
+    // Only a proxy sends 407 (the API has no such answer): whatever a check expected, the target
+    // never saw this request, so it is no answer of the target's.
+    if (response.status === 407)
+      throw new TransportError(
+        href,
+        method,
+        `a proxy between the suite and the target answered 407 Proxy Authentication Required${route.proxy ? ` (the proxy ${route.proxy.origin} that ${route.proxy.variable} names: give its credentials in that URL, http://user:password@host:port)` : ' (a proxy this machine goes through without HTTP(S)_PROXY saying so?)'}`,
+        true,
+      );
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);
