@@ -4,6 +4,7 @@ import { reporterRegistry } from './reporters/index.js';
 import { ReportWriteError } from './reporters/reportWriteError.js';
 import { releaseEarlyInterrupt } from './run/earlyInterrupt.js';
 import { runConformance } from './run/engine.js';
+import { forcesExit } from './run/interruptPolicy.js';
 import { cliInvocation } from './run/invocation.js';
 import {
   DEFAULT_DEADLINE_SECONDS,
@@ -150,9 +151,6 @@ function commandLineProblem(error: CommanderError): string {
   return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "${cliInvocation()} --help" for the options.`;
 }
 
-/** A different signal this soon after the first is a wrapper passing the same interrupt on. */
-const WRAPPER_COPY_MS = 1_000;
-
 async function main(): Promise<number> {
   try {
     program.parse();
@@ -186,13 +184,10 @@ async function main(): Promise<number> {
     const now = Date.now();
     if (interruptedBy) {
       if (!bySignal) return;
-      // The first signal after a stop for a vanished launcher is that launcher's signal, and a
-      // different signal within moments of the first is a wrapper's copy of it (Ctrl-C reaches the
-      // process group, and pnpm passes its own on as SIGTERM): neither asks to force.
-      if (
-        firstSignal === undefined ||
-        (signal !== firstSignal.signal && now - firstSignal.at < WRAPPER_COPY_MS)
-      ) {
+      // The first signal after a stop for a vanished launcher is that launcher's signal, and a copy
+      // of the first from a wrapper is the same interrupt: forcing on either would lose the reports
+      // to a single Ctrl-C.
+      if (!forcesExit(firstSignal, now)) {
         firstSignal ??= { signal, at: now };
         return;
       }

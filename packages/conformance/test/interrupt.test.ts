@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRAPPER_COPY_MS } from '../src/run/interruptPolicy.js';
 import type { RunOutcome } from '../src/run/outcome.js';
 import { profileSecrets, scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import {
@@ -279,7 +280,9 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     const prism = [...run.seen].find((pid) => commandLineOf(pid).includes('prism-cli'));
     interrupt(run, 'the CLI process');
     await until(() => /Ctrl-C again to force/.test(run.output.stderr), 'the first interrupt to be seen');
-    interrupt(run, 'the CLI process');
+    // A second signal within WRAPPER_COPY_MS is a wrapper's copy of the first, not a user's.
+    await new Promise((resolve) => setTimeout(resolve, WRAPPER_COPY_MS + 100));
+    if (run.child.exitCode === null) interrupt(run, 'the CLI process');
     const exit = await run.exited;
 
     expect(exit.code).toBe(130);
@@ -288,6 +291,21 @@ describe('Ctrl-C (SIGINT) during a run', () => {
     expect(prism).toBeDefined();
     // Prism is killed by the exit hook; give it a moment to go.
     await until(() => [...run.seen].every((pid) => !isAlive(pid)), 'every process of the run to end', 10_000);
+  });
+
+  it('a copy of the Ctrl-C moments later (pnpm passing it on to the group it shares) does not force: the report is written', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'conformance-interrupt-copied-'));
+    const run = startCli(['--target', 'prism', '--depth', '200', '--reporter', 'json', '--out', out]);
+    await until(() => checksRunning(run), 'the checks to start');
+    interrupt(run, 'its process group (a terminal Ctrl-C)');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(run.child.exitCode, 'the run already ended: the copy would reach nobody').toBeNull();
+    interrupt(run, 'the CLI process');
+    const exit = await run.exited;
+    expect(exit.code).toBe(130);
+    const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
+    expect(report.verdict).toBe('incomplete');
+    expect(report.tests.length).toBeGreaterThan(40);
   });
 
   it.each([

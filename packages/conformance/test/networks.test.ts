@@ -210,6 +210,39 @@ describe('real networks', () => {
     expect(run.stdout).not.toMatch(/FAIL|answered 407, expected/);
   });
 
+  it('a SOCKS proxy URL is refused in one line naming the variable, never spoken to as an HTTP proxy', async () => {
+    const run = await runCli(['--target', profileFile('socks', 'http://api.example.invalid/v1')], {
+      env: { ALL_PROXY: 'socks5://bob:socks-pass-4Tz@127.0.0.1:9', NO_PROXY: '', no_proxy: '' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'conformance: ALL_PROXY names a socks5:// proxy; the suite reaches targets only through HTTP proxies (an http:// or https:// proxy URL, with CONNECT for https targets). Give an HTTP proxy there, or list api.example.invalid in NO_PROXY if the target needs none.\n',
+    );
+  });
+
+  it('a proxy that refuses the credentials its URL gives says so, not that it wants some', async () => {
+    const proxy = await listenLocally((_req, res) => res.writeHead(407).end());
+    proxy.server.on('connect', (_req, socket) => {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+    });
+    closers.push(() => proxy.close());
+    const run = await runCli(
+      ['--target', profileFile('wrong-proxy-credentials', 'https://api.example.invalid/v1')],
+      {
+        env: {
+          HTTPS_PROXY: proxy.origin.replace('http://', 'http://gate:wrong-pass-8Qm@'),
+          NO_PROXY: '',
+          no_proxy: '',
+        },
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /answered CONNECT with 407 Proxy Authentication Required \(it refused the credentials the proxy URL gives\)/,
+    );
+    expect(run.stderr).not.toContain('wrong-pass-8Qm');
+  });
+
   it('honours NO_PROXY: a listed host is reached directly', async () => {
     let proxied = 0;
     const proxy = await listenLocally((_req, res) => {

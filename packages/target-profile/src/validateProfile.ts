@@ -8,6 +8,7 @@ import {
   targetProfileSchema,
   tokenPrefixes,
 } from './profileSchema.js';
+import { targetProfileSchemaPath } from './schemaFile.js';
 
 /** A profile that does not follow the contract; `problems` name each wrong field. */
 export class ProfileValidationError extends Error {
@@ -17,7 +18,7 @@ export class ProfileValidationError extends Error {
   ) {
     // One line, so a CI log shows every problem next to the file name.
     super(
-      `Invalid target profile ${source}: ${problems.join('; ')}. Fix ${problems.length === 1 ? 'it' : 'them'} and run again (fields: schema/target-profile.schema.json).`,
+      `Invalid target profile ${source}: ${problems.join('; ')}. Fix ${problems.length === 1 ? 'it' : 'them'} and run again (fields: ${targetProfileSchemaPath}).`,
     );
     this.name = 'ProfileValidationError';
   }
@@ -72,7 +73,7 @@ function describe(error: ErrorObject, scopes: readonly string[]): string {
       const allowed = Object.keys(
         (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {},
       );
-      return `${field}: unknown field ${printable === key ? `"${key}"` : printable} (check its spelling against schema/target-profile.schema.json; the fields allowed here are ${allowed.join(', ')})`;
+      return `${field}: unknown field ${printable === key ? `"${key}"` : printable} (check its spelling against ${targetProfileSchemaPath}; the fields allowed here are ${allowed.join(', ')})`;
     }
     case 'enum':
       if (/\.scopes\[\d+\]$/.test(field))

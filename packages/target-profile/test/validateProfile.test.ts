@@ -4,6 +4,7 @@ import {
   profileProblems,
   resourcesProblems,
   scopeNames,
+  targetProfileSchemaPath,
   validateProfile,
 } from '../src/index.js';
 
@@ -119,12 +120,12 @@ describe('validateProfile: the schema', () => {
     expect(profileProblems(withoutBilling)).toEqual(['(root): missing required field "billing"']);
     const [unknown] = profileProblems({ ...minimal, revokedTokn: 'x' });
     expect(unknown).toMatch(
-      /^\(root\): unknown field "revokedTokn" \(check its spelling against schema\/target-profile\.schema\.json; the fields allowed here are \$schema, name, baseUrl, .*revokedToken.*\)$/,
+      /^\(root\): unknown field "revokedTokn" \(check its spelling against \/\S+\/schema\/target-profile\.schema\.json; the fields allowed here are \$schema, name, baseUrl, .*revokedToken.*\)$/,
     );
     expect(
       profileProblems({ ...minimal, workspaces: { primary: '1042', secondary: '1043', denied: '9' } }),
     ).toEqual([
-      'workspaces: unknown field "denied" (check its spelling against schema/target-profile.schema.json; the fields allowed here are primary, secondary, billingDenied)',
+      `workspaces: unknown field "denied" (check its spelling against ${targetProfileSchemaPath}; the fields allowed here are primary, secondary, billingDenied)`,
     ]);
   });
 
@@ -183,7 +184,7 @@ describe('validateProfile: the schema', () => {
       ...profileProblems({ ...minimal, environment: token }),
     ];
     expect(problems).toContain(
-      '(root): unknown field (a key that looks like a token) (check its spelling against schema/target-profile.schema.json; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)',
+      `(root): unknown field (a key that looks like a token) (check its spelling against ${targetProfileSchemaPath}; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)`,
     );
     expect(problems).toContain(
       'identities.(a key that looks like a token).scopes: "x" must be "all" or a list',
@@ -207,7 +208,7 @@ describe('validateProfile: the schema', () => {
       'concurrency: must be >= 1',
     ]);
     expect((error as Error).message).toBe(
-      'Invalid target profile unit.yaml: name: must NOT have fewer than 1 characters; concurrency: must be >= 1. Fix them and run again (fields: schema/target-profile.schema.json).',
+      `Invalid target profile unit.yaml: name: must NOT have fewer than 1 characters; concurrency: must be >= 1. Fix them and run again (fields: ${targetProfileSchemaPath}).`,
     );
   });
 });

@@ -2,6 +2,7 @@ import type { Agent } from 'node:http';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
+import { RunSetupError } from '../run/runSetupError.js';
 import { MIN_SECRET_LENGTH } from '../targetProfile/index.js';
 
 /** How a request reaches the target: directly, or through the proxy the environment names. */
@@ -22,12 +23,20 @@ export interface ProxyRoute {
 export function proxyRoute(target: URL, idleMs: number): ProxyRoute {
   const proxyUrl = getProxyForUrl(target.href);
   if (!proxyUrl) return { proxyUrl: undefined, variable: undefined, agent: undefined };
+  const variable = proxyVariable(target, process.env);
+  const scheme = URL.canParse(proxyUrl) ? new URL(proxyUrl).protocol : '';
+  // A SOCKS URL given to an HTTP proxy agent would be spoken to in HTTP: every request would fail
+  // with "connection reset", blaming the target.
+  if (scheme !== 'http:' && scheme !== 'https:')
+    throw new RunSetupError(
+      `${variable} names a ${scheme ? `${scheme.replace(/:$/, '')}://` : 'malformed'} proxy; the suite reaches targets only through HTTP proxies (an http:// or https:// proxy URL, with CONNECT for https targets). Give an HTTP proxy there, or list ${target.hostname} in NO_PROXY if the target needs none.`,
+    );
   const options = { keepAlive: true, timeout: idleMs };
   const agent =
     target.protocol === 'https:'
       ? new HttpsProxyAgent(proxyUrl, options)
       : new HttpProxyAgent(proxyUrl, options);
-  return { proxyUrl, variable: proxyVariable(target, process.env), agent };
+  return { proxyUrl, variable, agent };
 }
 
 /** The variable proxy-from-env read the proxy from, in the order it reads them. */

@@ -83,6 +83,12 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
   return askedRetryAfterMs(value ?? null, now) ?? 1000;
 }
 
+/** A proxy's scheme, host and port, never its credentials (`URL.origin` is "null" for unusual schemes). */
+function proxyAddress(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
 /** Sent unless a request names its own: some gateways refuse requests without one. */
 const DEFAULT_HEADERS = { 'user-agent': 'cloud-api-conformance', accept: '*/*' } as const;
 
@@ -122,7 +128,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     host: hostname,
     secure,
     proxy: options.proxy
-      ? { origin: new URL(options.proxy.url).origin, variable: options.proxy.variable }
+      ? {
+          origin: proxyAddress(options.proxy.url),
+          variable: options.proxy.variable,
+          withCredentials: /\/\/[^/@]*@/.test(options.proxy.url),
+        }
       : undefined,
   };
   const pacer = createPacer(options.rateLimitPerSecond);
@@ -283,7 +293,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       throw new TransportError(
         href,
         method,
-        `a proxy between the suite and the target answered 407 Proxy Authentication Required${route.proxy ? ` (the proxy ${route.proxy.origin} that ${route.proxy.variable} names: give its credentials in that URL, http://user:password@host:port)` : ' (a proxy this machine goes through without HTTP(S)_PROXY saying so?)'}`,
+        `a proxy between the suite and the target answered 407 Proxy Authentication Required${route.proxy ? ` (the proxy ${route.proxy.origin} that ${route.proxy.variable} names: ${route.proxy.withCredentials ? 'it refused the credentials that URL gives' : 'give its credentials in that URL, http://user:password@host:port'})` : ' (a proxy this machine goes through without HTTP(S)_PROXY saying so?)'}`,
         true,
       );
     for (let retries = 0; response.status === 429; retries++) {

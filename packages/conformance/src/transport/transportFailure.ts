@@ -17,7 +17,9 @@ export interface Route {
   readonly host: string;
   readonly secure: boolean;
   /** The proxy, without its credentials, and the variable that named it; absent when direct. */
-  readonly proxy?: { readonly origin: string; readonly variable: string } | undefined;
+  readonly proxy?:
+    | { readonly origin: string; readonly variable: string; readonly withCredentials: boolean }
+    | undefined;
 }
 
 /** Failures before any HTTP server at the base URL answered: the address, DNS, TLS, the proxy. */
@@ -48,7 +50,7 @@ export function describeTransportFailure(
   const said = (reason: string) => ({ reason, unreachable });
   if (error instanceof ProxyTunnelRefused)
     return said(
-      `the proxy ${proxy?.origin ?? ''} that ${proxy?.variable ?? 'the environment'} names refused a tunnel to ${route.address}: ${error.message}${error.status === 407 ? ' (it wants credentials: give them in the proxy URL, http://user:password@host:port)' : ''}; check the proxy variable, or NO_PROXY for this host`,
+      `the proxy ${proxy?.origin ?? ''} that ${proxy?.variable ?? 'the environment'} names refused a tunnel to ${route.address}: ${error.message}${error.status === 407 ? (proxy?.withCredentials ? ' (it refused the credentials the proxy URL gives)' : ' (it wants credentials: give them in the proxy URL, http://user:password@host:port)') : ''}; check the proxy variable, or NO_PROXY for this host`,
     );
   if (proxy && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))
     return said(
