@@ -437,11 +437,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     // A directory the run made for itself goes, unless a report a reporter wrote (and named), a
     // failure's replay file (which its printed replay line names) or the log of what the run
     // created on a real target is in it.
-    const keep =
-      context.written.size > 0 ||
-      existsSync(join(outDir, 'replays')) ||
-      (prepared?.target.kind === 'real' && existsSync(join(outDir, 'created.jsonl')));
+    const createdLog = join(outDir, 'created.jsonl');
+    const keepsCreatedLog = prepared?.target.kind === 'real' && existsSync(createdLog);
+    const keep = context.written.size > 0 || existsSync(join(outDir, 'replays')) || keepsCreatedLog;
     if (options.outDir === undefined && !keep) rmSync(outDir, { recursive: true, force: true });
+    // Nothing else names a temporary directory kept only for that log.
+    if (options.outDir === undefined && keepsCreatedLog && context.written.size === 0)
+      (options.progress ?? rawPrint)(
+        `What this run created on the target is logged in ${createdLog} (kept; pass --out to choose where).`,
+      );
     // A run refused before it started leaves no empty --out behind it.
     if (!started && settings.madeOutDir) removeIfEmpty(settings.madeOutDir);
   }
