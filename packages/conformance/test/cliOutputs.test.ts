@@ -27,6 +27,8 @@ describe('CLI outputs a user can rely on', () => {
     expect(report.verdict).toBe('passed');
     expect(report.rules.map((rule) => rule.id)).toEqual(['WS-1', 'RESP-3']);
     expect(readdirSync(privateTmp)).toEqual([]);
+    // Without the table, the terminal still gets the verdict, on stderr beside the progress lines.
+    expect(run.stderr).toMatch(/ {2}Rules: 2 passed, .*\n {2}Verdict: PASSED\n$/);
   });
 
   it('a reused --out never mixes runs: every file carries its run id, and an earlier run is moved aside, not lost', async () => {

@@ -214,7 +214,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   const rawPrint = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   const settings = checkedOptions(options);
   const reporters = [
-    ...(options.progress ? [progressReporter((line) => options.progress?.(redactor.redact(line)))] : []),
+    ...(options.progress
+      ? [
+          progressReporter((line) => options.progress?.(redactor.redact(line)), {
+            verdict: !settings.reporters.some((reporter) => reporter.name === 'table'),
+          }),
+        ]
+      : []),
     ...settings.reporters,
   ];
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
