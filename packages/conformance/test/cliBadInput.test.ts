@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -276,6 +276,20 @@ describe('bad input is refused before any request is sent', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/preflight: cannot reach http:\/\/127\.0\.0\.1:9\/v1: connection refused/);
     expect(existsSync(parent)).toBe(false);
+  });
+
+  it("a run refused at the preflight leaves an earlier run's reports in --out where they were", async () => {
+    const out = join(dir, 'earlier-run');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'conformance-report.json'), '{"kind":"conformance-report"}\n');
+    const run = await runCli(['--target', file('refused-again.yaml', profile()), '--out', out], {
+      timeoutMs: 30_000,
+    });
+    expect(run.code).toBe(2);
+    expect(readFileSync(join(out, 'conformance-report.json'), 'utf8')).toBe(
+      '{"kind":"conformance-report"}\n',
+    );
+    expect(existsSync(join(out, 'previous-runs'))).toBe(false);
   });
 
   it('--out pointing at a file: exit 2, and the target never hears from the run', async () => {

@@ -225,9 +225,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   ];
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), 'conformance-'));
   const runId = randomUUID();
-  // A reused --out never mixes two runs: what an earlier one left is moved aside, not lost.
-  const setAside = options.outDir !== undefined ? setAsideEarlierRun(outDir) : undefined;
-  if (setAside) (options.progress ?? rawPrint)(`Files of an earlier run in ${outDir} moved to ${setAside}.`);
   const context = reportContext(outDir, rawPrint, redactor, options.outDir !== undefined);
   // A reporter that cannot write (a full disk) does not keep the others from writing theirs; its
   // error then ends the run, at the next event outside a check's request (thrown inside one, it
@@ -319,6 +316,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
           ),
         );
     }
+    // A reused --out never mixes two runs: what an earlier one left is moved aside, not lost; a run
+    // refused before this point (the preflight) leaves it where it was.
+    const setAside = options.outDir !== undefined ? setAsideEarlierRun(outDir) : undefined;
+    if (setAside)
+      (options.progress ?? rawPrint)(`Files of an earlier run in ${outDir} moved to ${setAside}.`);
     started = true;
     emit({
       type: 'run-start',
