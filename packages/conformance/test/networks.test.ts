@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,28 @@ function profileFile(name: string, baseUrl: string): string {
   return file;
 }
 
+/** What an HTTP proxy does with an absolute-form request: sends it on and the answer back. */
+function passOn(req: IncomingMessage, res: ServerResponse): void {
+  const target = new URL(req.url ?? '');
+  const headers = { ...req.headers };
+  delete headers['proxy-authorization'];
+  const forwarded = httpRequest(
+    {
+      host: target.hostname,
+      port: target.port,
+      path: `${target.pathname}${target.search}`,
+      method: req.method,
+      headers,
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  forwarded.on('error', () => res.writeHead(502).end());
+  req.pipe(forwarded);
+}
+
 describe('real networks', () => {
   it('honours HTTP_PROXY: every request goes through the proxy, with its credentials, which are never printed', async () => {
     const proxied: string[] = [];
@@ -59,24 +81,7 @@ describe('real networks', () => {
         return;
       }
       proxied.push(`${req.method} ${req.url}`);
-      const target = new URL(req.url ?? '');
-      const headers = { ...req.headers };
-      delete headers['proxy-authorization'];
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: `${target.pathname}${target.search}`,
-          method: req.method,
-          headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forwarded.on('error', () => res.writeHead(502).end());
-      req.pipe(forwarded);
+      passOn(req, res);
     });
     closers.push(() => proxy.close());
     const before = sandboxRequests;
@@ -173,22 +178,7 @@ describe('real networks', () => {
         return;
       }
       forwarded++;
-      const target = new URL(req.url ?? '');
-      const upstream = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: `${target.pathname}${target.search}`,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.writeHead(502).end());
-      req.pipe(upstream);
+      passOn(req, res);
     });
     closers.push(() => proxy.close());
     const run = await runCli(
