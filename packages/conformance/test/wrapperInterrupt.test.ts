@@ -148,4 +148,36 @@ describe.skipIf(!existsSync('/proc/self/stat'))('a signal to the wrapper running
     },
     60_000,
   );
+
+  it("a Ctrl-C during `pnpm conformance`'s build step ends the command there, even when the build finishes anyway", async () => {
+    // A build that ignores the interrupt and succeeds: what a shell running `turbo && node cli`
+    // saw when turbo was just finishing, and then went on to run the suite.
+    const bin = mkdtempSync(join(tmpdir(), 'conformance-wrapper-build-'));
+    writeFileSync(join(bin, 'turbo'), "#!/bin/sh\ntrap '' INT TERM\nsleep 2\nexit 0\n");
+    chmodSync(join(bin, 'turbo'), 0o755);
+    const child = spawn(
+      process.execPath,
+      [join(repositoryRoot, 'scripts', 'conformance.mjs'), '--rules', 'WS-1'],
+      {
+        cwd: repositoryRoot,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    process.kill(-(child.pid as number), 'SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('Interrupted (SIGINT) before the run started: nothing was sent.');
+    expect(stdout).toBe('');
+  }, 30_000);
 });
