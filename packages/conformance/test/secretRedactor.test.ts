@@ -52,4 +52,41 @@ describe('secret redactor', () => {
     expect(redactor.redact('revoked Rv7kQ9x here')).toBe('revoked [redacted] here');
     expect(redactor.secrets).toEqual(['Rv7kQ9x']);
   });
+
+  it("property: no run of 10 or more characters of a token's random part survives, wherever it is cut", () => {
+    const body = fc.string({
+      unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789'),
+      minLength: 16,
+      maxLength: 48,
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('svc_dev_key_', 'svc_prod_key_'),
+        body,
+        fc.nat(),
+        fc.nat(),
+        surrounding,
+        (prefix, tokenBody, from, size, around) => {
+          const start = from % (tokenBody.length - 9);
+          const piece = tokenBody.slice(start, start + 10 + (size % (tokenBody.length - start - 9)));
+          const redacted = createSecretRedactor([`${prefix}${tokenBody}`]).redact(
+            `${around}${piece}${around} ${piece}`,
+          );
+          for (let i = 0; i + 10 <= tokenBody.length; i++)
+            expect(redacted.includes(tokenBody.slice(i, i + 10)), redacted).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks pieces of a token only: the public prefix, shorter pieces and other text stay as they are', () => {
+    const redactor = createSecretRedactor(['svc_dev_key_Ab3dE5gH7jK9mN1pQ3sT5vW7']);
+    expect(redactor.redact('tokens start with svc_dev_key_; short piece dE5gH7jK9')).toBe(
+      'tokens start with svc_dev_key_; short piece dE5gH7jK9',
+    );
+    expect(redactor.redact('tail mN1pQ3sT5vW7 and head Ab3dE5gH7j!')).toBe(
+      'tail [redacted] and head [redacted]!',
+    );
+  });
 });

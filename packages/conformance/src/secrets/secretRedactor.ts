@@ -31,6 +31,60 @@ const MASK_CANDIDATES = [
   '\u2591\u2591\u2591',
 ] as const;
 
+/**
+ * A token's random part (after its environment prefix) is also masked piece by piece: any run of
+ * this many of its characters, so a target that echoes half a token (its tail in an error) shows
+ * none of it. Only for bodies long enough that such a piece is no ordinary text.
+ */
+const FRAGMENT_LENGTH = 10;
+const FRAGMENT_SOURCE_MIN = 16;
+const TOKEN_PREFIX = /^svc_(?:prod|dev)_key_/;
+
+/** The first two characters of a piece, as one number: most positions of a text are ruled out by it alone. */
+const pairAt = (text: string, i: number): number => text.charCodeAt(i) * 65_536 + text.charCodeAt(i + 1);
+
+/** Which character pairs start a piece: a table for ASCII pairs (a token's characters), a set for the rest. */
+class PairStarts {
+  private readonly ascii = new Uint8Array(128 * 128);
+  private readonly other = new Set<number>();
+  add(text: string, i: number): void {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    if (a < 128 && b < 128) this.ascii[a * 128 + b] = 1;
+    else this.other.add(pairAt(text, i));
+  }
+  has(text: string, i: number): boolean {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    return a < 128 && b < 128 ? this.ascii[a * 128 + b] === 1 : this.other.has(pairAt(text, i));
+  }
+}
+
+/** `text` with every run of characters made of `pieces` (all FRAGMENT_LENGTH long) replaced by `mask`. */
+function maskPieces(
+  text: string,
+  pieces: { readonly all: ReadonlySet<string>; readonly starts: PairStarts },
+  mask: string,
+): string {
+  let result = '';
+  let copied = 0;
+  let coveredTo = -1;
+  let start = -1;
+  for (let i = 0; i + FRAGMENT_LENGTH <= text.length; i++) {
+    if (!pieces.starts.has(text, i) || !pieces.all.has(text.slice(i, i + FRAGMENT_LENGTH))) continue;
+    if (i > coveredTo) {
+      if (start >= 0) {
+        result += `${text.slice(copied, start)}${mask}`;
+        copied = coveredTo;
+      }
+      start = i;
+    }
+    coveredTo = i + FRAGMENT_LENGTH;
+  }
+  if (start < 0) return text;
+  return `${result}${text.slice(copied, start)}${mask}${text.slice(coveredTo)}`;
+}
+
 /** Alignment-shifted base64 cores shorter than this would mask ordinary text; the exact encodings are always kept. */
 const MIN_BASE64_CORE = 6;
 
@@ -99,6 +153,7 @@ function maskFor(forms: readonly string[]): string {
 
 export function createSecretRedactor(initial: readonly string[] = []): SecretRedactor {
   const secrets = new Set<string>();
+  const pieces = { all: new Set<string>(), starts: new PairStarts() };
   let forms: string[] = [];
   let mask = MASK_CANDIDATES[0] as string;
   const redactor: SecretRedactor = {
@@ -110,6 +165,12 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
       for (const secret of added) {
         if (typeof secret !== 'string' || secret.length === 0 || secrets.has(secret)) continue;
         secrets.add(secret);
+        const body = TOKEN_PREFIX.test(secret) ? secret.replace(TOKEN_PREFIX, '') : '';
+        if (body.length >= FRAGMENT_SOURCE_MIN)
+          for (let i = 0; i + FRAGMENT_LENGTH <= body.length; i++) {
+            pieces.all.add(body.slice(i, i + FRAGMENT_LENGTH));
+            pieces.starts.add(body, i);
+          }
         changed = true;
       }
       if (!changed) return;
@@ -131,7 +192,9 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
         }
         if (!changed) break;
       }
-      return result;
+      return pieces.all.size > 0 && result.length >= FRAGMENT_LENGTH
+        ? maskPieces(result, pieces, mask)
+        : result;
     },
   };
   redactor.add(...initial);
