@@ -5,6 +5,8 @@
 // turbo was finishing could be lost, and the run went on as if nothing had been asked.
 import { spawn } from 'node:child_process';
 
+// The CLI's own exit codes and words for an interrupt before the run (src/run/interruptPolicy.ts,
+// earlyInterrupt.ts): written again here because the CLI is not built yet at this point.
 const EXIT_CODE_OF_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 let interrupted;
 const keep = (signal) => {

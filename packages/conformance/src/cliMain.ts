@@ -4,7 +4,7 @@ import { reporterRegistry } from './reporters/index.js';
 import { ReportWriteError } from './reporters/reportWriteError.js';
 import { releaseEarlyInterrupt } from './run/earlyInterrupt.js';
 import { runConformance } from './run/engine.js';
-import { forcesExit } from './run/interruptPolicy.js';
+import { EXIT_CODE_OF_SIGNAL, forcesExit, type StopSignal } from './run/interruptPolicy.js';
 import { cliInvocation } from './run/invocation.js';
 import {
   DEFAULT_DEADLINE_SECONDS,
@@ -15,6 +15,7 @@ import {
 } from './run/options.js';
 import { killDescendants } from './run/processTree.js';
 import { RunSetupError } from './run/runSetupError.js';
+import { sentence } from './run/sentence.js';
 import { suiteVersion } from './run/suiteVersion.js';
 import { EXIT_CODES } from './run/verdict.js';
 import { createSecretRedactor } from './secrets/secretRedactor.js';
@@ -63,10 +64,6 @@ function collect(value: string, previous: string[] = []): string[] {
     throw new InvalidArgumentError(`name one of ${Object.keys(reporterRegistry).join(', ')}`);
   return [...previous, ...names];
 }
-
-/** Shell convention: 128 + the signal number. */
-const EXIT_CODE_OF_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-type StopSignal = keyof typeof EXIT_CODE_OF_SIGNAL;
 
 const program = new Command()
   .name('conformance')
@@ -148,7 +145,7 @@ function commandLineProblem(error: CommanderError): string {
     .replace(/^error: /, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return `${/[.!?]$/.test(what) ? what : `${what}.`} Run "${cliInvocation()} --help" for the options.`;
+  return `${sentence(what)} Run "${cliInvocation()} --help" for the options.`;
 }
 
 async function main(): Promise<number> {

@@ -1,6 +1,4 @@
-/** Shell convention: 128 + the signal number. */
-const EXIT_CODE_OF_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-type StopSignal = keyof typeof EXIT_CODE_OF_SIGNAL;
+import { EXIT_CODE_OF_SIGNAL, type StopSignal } from './interruptPolicy.js';
 
 const handlers = new Map<StopSignal, () => void>();
 

@@ -1,3 +1,7 @@
+/** Shell convention: 128 + the signal number. */
+export const EXIT_CODE_OF_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof EXIT_CODE_OF_SIGNAL;
+
 /**
  * How soon after the first a signal is a wrapper passing the same interrupt on, not a second
  * Ctrl-C: a terminal's Ctrl-C reaches the whole process group, and pnpm passes its own on to the

@@ -8,6 +8,7 @@ import {
   TransportError,
 } from '../transport/exchange.js';
 import { RunSetupError } from './runSetupError.js';
+import { sentence } from './sentence.js';
 
 /** How long the preflight waits for a first answer unless the profile says (`preflightTimeoutMs`). */
 export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
@@ -187,11 +188,6 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
   throw new RunSetupError(
     `preflight: ${baseUrl} does not answer like the API, so no rule was run. ${tried.map(sentence).join(' ')} Check baseUrl (it must end with the API's /v1) and the tokens.`,
   );
-}
-
-/** A clause as a sentence of a longer message: ends with a full stop unless it has its own. */
-function sentence(clause: string): string {
-  return /[.?!]$/.test(clause) ? clause : `${clause}.`;
 }
 
 /** The base URL answered none of the reads at all: which, how long it was given, and what to do. */

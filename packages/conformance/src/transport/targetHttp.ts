@@ -5,7 +5,7 @@ import { NoAnswerError, RateLimitedError, ResponseTooLargeError, TransportError 
 import { createInFlightLimit } from './inFlightLimit.js';
 import { createPacer } from './pacer.js';
 import { flatHeaders, readCapped } from './responseBody.js';
-import { describeTransportFailure, type Route } from './transportFailure.js';
+import { describeTransportFailure, proxyAuthenticationRequired, type Route } from './transportFailure.js';
 import { createWireClient, type WireCall, type WireTarget } from './wireClient.js';
 
 export interface TargetHttpOptions {
@@ -83,10 +83,17 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
   return askedRetryAfterMs(value ?? null, now) ?? 1000;
 }
 
-/** A proxy's scheme, host and port, never its credentials (`URL.origin` is "null" for unusual schemes). */
-function proxyAddress(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}`;
+/**
+ * The proxy as messages name it: scheme, host and port, never its credentials (`URL.origin` is
+ * "null" for unusual schemes), and whether its URL gives any.
+ */
+function proxyOf(proxy: { readonly url: string; readonly variable: string }): NonNullable<Route['proxy']> {
+  const parsed = new URL(proxy.url);
+  return {
+    origin: `${parsed.protocol}//${parsed.host}`,
+    variable: proxy.variable,
+    withCredentials: parsed.username !== '' || parsed.password !== '',
+  };
 }
 
 /** Sent unless a request names its own: some gateways refuse requests without one. */
@@ -127,13 +134,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     address: `${base.hostname}:${base.port || (secure ? '443' : '80')}`,
     host: hostname,
     secure,
-    proxy: options.proxy
-      ? {
-          origin: proxyAddress(options.proxy.url),
-          variable: options.proxy.variable,
-          withCredentials: /\/\/[^/@]*@/.test(options.proxy.url),
-        }
-      : undefined,
+    proxy: options.proxy ? proxyOf(options.proxy) : undefined,
   };
   const pacer = createPacer(options.rateLimitPerSecond);
   const slots = createInFlightLimit(options.maxInFlight ?? 1);
@@ -290,12 +291,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     // Only a proxy sends 407 (the API has no such answer): whatever a check expected, the target
     // never saw this request, so it is no answer of the target's.
     if (response.status === 407)
-      throw new TransportError(
-        href,
-        method,
-        `a proxy between the suite and the target answered 407 Proxy Authentication Required${route.proxy ? ` (the proxy ${route.proxy.origin} that ${route.proxy.variable} names: ${route.proxy.withCredentials ? 'it refused the credentials that URL gives' : 'give its credentials in that URL, http://user:password@host:port'})` : ' (a proxy this machine goes through without HTTP(S)_PROXY saying so?)'}`,
-        true,
-      );
+      throw new TransportError(href, method, proxyAuthenticationRequired(route), true);
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);

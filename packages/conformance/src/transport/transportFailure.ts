@@ -81,3 +81,9 @@ export function describeTransportFailure(
     );
   return said(`${code || err.name || 'error'}: ${err.message ?? String(error)}${viaProxy}`);
 }
+
+/** A 407 answered to a request (not to a tunnel): only a proxy sends it, whichever one it was. */
+export function proxyAuthenticationRequired(route: Route): string {
+  const { proxy } = route;
+  return `a proxy between the suite and the target answered 407 Proxy Authentication Required${proxy ? ` (the proxy ${proxy.origin} that ${proxy.variable} names: ${proxy.withCredentials ? 'it refused the credentials that URL gives' : 'give its credentials in that URL, http://user:password@host:port'})` : ' (a proxy this machine goes through without HTTP(S)_PROXY saying so?)'}`;
+}
