@@ -137,6 +137,32 @@ describe('real networks', () => {
     },
   );
 
+  it.each([
+    [502, '<html><body><h1>502 Bad Gateway</h1></body></html>'],
+    [503, ''],
+  ])(
+    'an HTTP proxy answering %i for a plain-http target stops the preflight naming the proxy and its variable',
+    async (status, body) => {
+      const proxy = await listenLocally((_req, res) =>
+        res.writeHead(status, body ? { 'content-type': 'text/html' } : {}).end(body),
+      );
+      closers.push(() => proxy.close());
+      const run = await runCli(
+        ['--target', profileFile(`proxy-${status}`, 'http://api.example.invalid/v1')],
+        {
+          env: { HTTP_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' },
+        },
+      );
+      expect(run.code, run.stdout).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `answered ${status} .*most likely the proxy ${proxy.origin.replaceAll('.', '\\.')} that HTTP_PROXY names, which could not reach the target .*list api\\.example\\.invalid in NO_PROXY`,
+        ),
+      );
+      expect(run.stdout).not.toMatch(/FAILED/);
+    },
+  );
+
   it('a base URL nothing can reach is one line and exit 2: the port, the host name, the proxy, the scheme', async () => {
     const closed = await listenLocally((_req, res) => res.end());
     await closed.close();

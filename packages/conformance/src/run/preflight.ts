@@ -7,6 +7,7 @@ import {
   ResponseTooLargeError,
   TransportError,
 } from '../transport/exchange.js';
+import type { TargetHttp } from '../transport/targetHttp.js';
 import { RunSetupError } from './runSetupError.js';
 import { sentence } from './sentence.js';
 
@@ -43,8 +44,18 @@ function namesResource(operationId: string): boolean {
  * or strict server could send), `unsure` (a 404 for a named resource), or why the base URL does not
  * serve the API at all.
  */
-function judged(exchange: Exchange, operationId: string): 'api' | 'unsure' | { readonly why: string } {
+function judged(
+  exchange: Exchange,
+  operationId: string,
+  proxy: TargetHttp['proxy'],
+): 'api' | 'unsure' | { readonly why: string } {
   const { status, isJson, bodyText } = exchange.response;
+  // A gateway error that is not JSON, through a proxy, is the proxy's own page far more often
+  // than the API's: the message names the proxy and its variable, as unreachable targets do.
+  if (proxy && status >= 502 && status <= 504 && !isJson)
+    return {
+      why: `most likely the proxy ${proxy.origin} that ${proxy.variable} names, which could not reach the target (every answer of the API is JSON); check that variable, or list ${new URL(exchange.url).hostname} in NO_PROXY if the target needs no proxy`,
+    };
   if (status >= 300 && status < 400)
     return { why: 'a redirect (a login page or another host?): the suite never follows one' };
   if (status === 401 || status === 403)
@@ -163,7 +174,7 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
       // reports what the checks get.
       if (attempt.kind === 'failed') return;
       const { exchange } = attempt;
-      const verdict = judged(exchange, read.candidate.operationId);
+      const verdict = judged(exchange, read.candidate.operationId, session.http.proxy);
       if (verdict === 'api') return;
       tried.push(
         `${exchange.request.method} ${session.redactor.redact(exchange.url)} answered ${described(exchange)}${verdict === 'unsure' ? ' (the restore may be gone)' : `; ${verdict.why}`}`,

@@ -72,6 +72,8 @@ export interface TargetHttp {
   /** Requests sent, timeouts seen, and until when a 429 paused every request (ms since the epoch). */
   readonly stats: { requests: number; timeouts: number; readonly pausedUntil: number };
   readonly origin: string;
+  /** The proxy requests go through (without its credentials) and the variable naming it; absent when direct. */
+  readonly proxy?: { readonly origin: string; readonly variable: string } | undefined;
 }
 
 /** The longest `Retry-After` the suite waits for; a target asking for more fails the check instead. */
@@ -391,6 +393,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   function view(scope: Set<WireCall> | undefined, stopped: () => boolean): TargetHttp {
     return {
       origin: base.origin,
+      proxy: route.proxy ? { origin: route.proxy.origin, variable: route.proxy.variable } : undefined,
       stats,
       cancelInFlight() {
         for (const call of inFlight) call.cancel(new Cancelled('sibling'));
