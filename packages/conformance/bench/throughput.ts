@@ -25,7 +25,7 @@ import {
   loadSandboxModule,
   scopeNames,
 } from '@cloud-api/conformance';
-import type { TrialMeasures } from './throughputTrial.js';
+import type { ColdTransportMeasures, TrialMeasures } from './throughputTrial.js';
 
 const trials = Math.max(1, Number(process.env.BENCH_TRIALS ?? 3));
 const trialScript = fileURLToPath(new URL('./throughputTrial.js', import.meta.url));
@@ -48,6 +48,11 @@ for (let i = 0; i < trials; i++) {
   measured.push(JSON.parse(trialProcess('trial', dir, String(DEFAULT_CONCURRENCY))) as TrialMeasures);
   if (i === 0) measured.push(JSON.parse(trialProcess('trial', dir, '1')) as TrialMeasures);
 }
+// What the suite's transport alone costs in its first use in a process: a floor under the cold
+// suite's ratio that no check design removes.
+const coldTransport = JSON.parse(
+  trialProcess('transport-cold', dir, String(DEFAULT_CONCURRENCY)),
+) as ColdTransportMeasures;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,12 +73,22 @@ for (const m of measured) {
   rows.push(['  for information: suite, second run (warm), checks only', m.requests, m.warmChecksMs]);
   rows.push(["  for information: the suite's transport alone (median of 5)", m.requests, m.transportMs]);
 }
+rows.push([
+  `  for information: the suite's transport alone, cold (concurrency ${DEFAULT_CONCURRENCY})`,
+  coldTransport.requests,
+  coldTransport.coldTransportMs,
+]);
+rows.push([
+  'raw loop, same requests (median of 5, same process)',
+  coldTransport.requests,
+  coldTransport.rawMs,
+]);
 process.stdout.write(
-  `${'measure'.padEnd(62)}${['requests', 'time (s)', 'requests/s'].map((h) => h.padStart(12)).join('')}\n`,
+  `${'measure'.padEnd(70)}${['requests', 'time (s)', 'requests/s'].map((h) => h.padStart(12)).join('')}\n`,
 );
 for (const [name, requests, ms] of rows)
   process.stdout.write(
-    `${name.padEnd(62)}${[String(requests), (ms / 1000).toFixed(2), (requests / (ms / 1000)).toFixed(0)].map((c) => c.padStart(12)).join('')}\n`,
+    `${name.padEnd(70)}${[String(requests), (ms / 1000).toFixed(2), (requests / (ms / 1000)).toFixed(0)].map((c) => c.padStart(12)).join('')}\n`,
   );
 
 const main = ratios(at(DEFAULT_CONCURRENCY));
@@ -86,7 +101,7 @@ process.stdout.write(
     `ratio suite/raw (whole run):   ${main.whole.toFixed(2)} ${verdict(main.whole, 0.4)}\n` +
     `medians of ${trials} trial(s) at concurrency ${DEFAULT_CONCURRENCY}; whole-run ratios seen: ${seen.map((r) => r.toFixed(2)).join(', ')}\n` +
     `for information, at concurrency 1: checks only ${sequential.checks.toFixed(2)}, whole run ${sequential.whole.toFixed(2)}\n` +
-    `for information, where the time goes (raw loop / measure, medians at concurrency ${DEFAULT_CONCURRENCY}): the suite's transport alone ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.transportMs)).toFixed(2)}, the suite's checks on a warm engine ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.warmChecksMs)).toFixed(2)}, on a cold engine ${main.checks.toFixed(2)}\n` +
+    `for information, where the time goes (raw loop / measure, medians at concurrency ${DEFAULT_CONCURRENCY}): the suite's transport alone ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.transportMs)).toFixed(2)}, the suite's checks on a warm engine ${median(at(DEFAULT_CONCURRENCY).map((m) => m.rawMs / m.warmChecksMs)).toFixed(2)}, on a cold engine ${main.checks.toFixed(2)}; the suite's transport alone, cold, with no check at all: ${(coldTransport.rawMs / coldTransport.coldTransportMs).toFixed(2)}\n` +
     `raw replays answered as the suite's requests were: ${(Math.min(...measured.map((m) => m.sameStatus)) * 100).toFixed(1)} % or more\n` +
     `rules: ${measured.reduce((s, m) => s + m.passed, 0)} passed, ${measured.reduce((s, m) => s + m.failed, 0)} failed (${measured.length} runs, depth ${process.env.BENCH_DEPTH ?? 50})\n`,
 );

@@ -6,6 +6,10 @@
  *     once (cold engine) and once more (warm engine, for information), replays the requests raw
  *     and through the suite's transport alone, taking turns, and prints the measures as one JSON
  *     line.
+ *   transport-cold <dir> <concurrency>: warms the target with those requests sent raw, sends them
+ *     once through the suite's transport alone (its first use in the process: what any engine on
+ *     this transport pays cold, before a single check), replays them raw five times, and prints
+ *     the measures as one JSON line.
  */
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,8 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSandboxModule, type Reporter, runConformance, type TargetProfile } from '@cloud-api/conformance';
 import { type BenchTarget, type RecordedRequest, startBenchTarget } from './benchTarget.js';
-import { createRawReplay } from './rawReplay.js';
+import { createRawReplay, type RawReplay } from './rawReplay.js';
 import { transportReplay } from './transportReplay.js';
+
+/** The transport alone, cold, beside the warm raw loop (transport-cold mode). */
+export interface ColdTransportMeasures {
+  readonly requests: number;
+  readonly coldTransportMs: number;
+  readonly rawMs: number;
+}
 
 export interface TrialMeasures {
   readonly concurrency: number;
@@ -36,8 +47,8 @@ export interface TrialMeasures {
 }
 
 const [mode, dir, concurrencyArg] = process.argv.slice(2);
-if ((mode !== 'record' && mode !== 'trial') || !dir) {
-  process.stderr.write('usage: throughputTrial.js record|trial <dir> [concurrency]\n');
+if ((mode !== 'record' && mode !== 'trial' && mode !== 'transport-cold') || !dir) {
+  process.stderr.write('usage: throughputTrial.js record|trial|transport-cold <dir> [concurrency]\n');
   process.exit(2);
 }
 const depth = Number(process.env.BENCH_DEPTH ?? 50);
@@ -76,6 +87,52 @@ async function suiteRun(on: BenchTarget) {
   };
 }
 
+type RawRun = ReturnType<RawReplay['run']>;
+
+/** The suite cold, then warm; the raw loop and the transport alone taking turns. */
+async function trial(requests: RecordedRequest[], raw: RawReplay, replay: () => RawRun): Promise<string> {
+  const suite = await suiteRun(target);
+  const warm = await suiteRun(target);
+  const replays = [];
+  const transported: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    replays.push(await replay());
+    target.reset();
+    transported.push(await transportReplay(target.baseUrl, requests, 1));
+  }
+  raw.close();
+  const median = [...replays].sort((a, b) => a.ms - b.ms)[2];
+  const same = median ? median.statuses.filter((status, i) => status === requests[i]?.status).length : 0;
+  const measures: TrialMeasures = {
+    concurrency,
+    ...suite,
+    rawMs: median?.ms ?? Number.NaN,
+    warmChecksMs: warm.checksMs,
+    transportMs: [...transported].sort((a, b) => a - b)[2] ?? Number.NaN,
+    sameStatus: same / Math.max(1, requests.length),
+  };
+  return JSON.stringify(measures);
+}
+
+/** The transport alone, its first use in the process, then the raw loop five times. */
+async function coldTransport(
+  requests: RecordedRequest[],
+  raw: RawReplay,
+  replay: () => RawRun,
+): Promise<string> {
+  target.reset();
+  const coldTransportMs = await transportReplay(target.baseUrl, requests, concurrency);
+  const rawRuns: number[] = [];
+  for (let i = 0; i < 5; i++) rawRuns.push((await replay()).ms);
+  raw.close();
+  const measures: ColdTransportMeasures = {
+    requests: requests.length,
+    coldTransportMs,
+    rawMs: [...rawRuns].sort((a, b) => a - b)[2] ?? Number.NaN,
+  };
+  return JSON.stringify(measures);
+}
+
 try {
   if (mode === 'record') {
     const recorded = target.record();
@@ -89,27 +146,9 @@ try {
       return raw.run(requests);
     };
     for (let i = 0; i < 3; i++) await replay();
-    const suite = await suiteRun(target);
-    const warm = await suiteRun(target);
-    const replays = [];
-    const transported: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      replays.push(await replay());
-      target.reset();
-      transported.push(await transportReplay(target.baseUrl, requests, 1));
-    }
-    raw.close();
-    const median = [...replays].sort((a, b) => a.ms - b.ms)[2];
-    const same = median ? median.statuses.filter((status, i) => status === requests[i]?.status).length : 0;
-    const measures: TrialMeasures = {
-      concurrency,
-      ...suite,
-      rawMs: median?.ms ?? Number.NaN,
-      warmChecksMs: warm.checksMs,
-      transportMs: [...transported].sort((a, b) => a - b)[2] ?? Number.NaN,
-      sameStatus: same / Math.max(1, requests.length),
-    };
-    process.stdout.write(`${JSON.stringify(measures)}\n`);
+    const measured =
+      mode === 'trial' ? await trial(requests, raw, replay) : await coldTransport(requests, raw, replay);
+    process.stdout.write(`${measured}\n`);
   }
 } finally {
   await target.close();
