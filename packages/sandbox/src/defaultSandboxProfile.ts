@@ -44,12 +44,16 @@ export function defaultSandboxProfile(options: DefaultSandboxProfileOptions = {}
   const secret = options.tokenSecret ?? randomSecret;
   const count = options.resourceCount ?? 8;
   const primary = '1042';
+  const secondary = '1043';
   const ids = (prefix: string, from: number) =>
     Array.from({ length: count }, (_, index) => `${prefix}-${String(from + index).padStart(4, '0')}`);
 
   const identities: Record<string, SandboxIdentity> = {
     full: { token: ownPrefix + secret('full'), scopes: 'all', workspaces: 'all' },
     primaryOnly: { token: ownPrefix + secret('primaryOnly'), scopes: 'all', workspaces: [primary] },
+    // Asks for the primary workspace's resources through the secondary one without the right to
+    // the primary: the case where a 403 ("may not access the workspace") is one reading.
+    secondaryOnly: { token: ownPrefix + secret('secondaryOnly'), scopes: 'all', workspaces: [secondary] },
   };
   for (const scope of OPERATION_SCOPES) {
     const name = `no${scope
@@ -70,7 +74,7 @@ export function defaultSandboxProfile(options: DefaultSandboxProfileOptions = {}
     identities,
     revokedToken: ownPrefix + secret('revoked'),
     otherEnvironmentToken: otherPrefix + secret('otherEnvironment'),
-    workspaces: { primary, secondary: '1043', billingDenied: '1044' },
+    workspaces: { primary, secondary, billingDenied: '1044' },
     resources: {
       gpuVmIds: ids('vm-gpu', 1),
       deletableGpuVmIds: ids('vm-gpu', 101),

@@ -703,6 +703,14 @@ export const faultCatalogue = [
     description:
       "Stored answers are looked up by X-Idempotency-Key and request alone, not by workspace: the same key and body sent in another workspace replays the first workspace's acceptance record there.",
   },
+  // ---- the trials of 2026-11-26 ----
+  {
+    id: 'cross-workspace-resource-exists-403',
+    rule: 'ISO-1',
+    mechanism: 'existence-leak',
+    description:
+      'A resource of another workspace of the organization answers 403 "belongs to another workspace" to every token, one that may access both workspaces included: the refusal tells that the id exists elsewhere, and names a lack the token does not have.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

@@ -77,7 +77,7 @@ export const variantCatalogue = [
     // A-CHECK-ORDER lets a request that meets two refusals get either.
     gap: 'A-CHECK-ORDER',
     description:
-      'A resource that exists in another workspace of the organization answers 403 (that workspace may not be used through this one) instead of 404.',
+      'A resource that exists in another workspace of the organization, asked by a token that may not access that workspace, answers 403 (the token may not access its workspace) instead of 404; a token that may access both still gets 404.',
   },
   {
     id: 'idempotency-in-flight-409',
@@ -126,6 +126,12 @@ export const variantCatalogue = [
     gap: 'A-OPTIONAL-FIELD-ABSENT',
     description:
       'Null members are left out of every answer, as a serializer that drops nulls does: optional fields without a value are absent instead of null.',
+  },
+  {
+    id: 'defaulted-fields-absent',
+    gap: 'A-OPTIONAL-FIELD-ABSENT',
+    description:
+      'A NAT rule record leaves out each optional field that equals its documented default (protocol tcp, note empty, enabled true): the field reads as its default.',
   },
   {
     id: 'chunked-connection-close',

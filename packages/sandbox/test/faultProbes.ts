@@ -371,6 +371,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(200),
   },
+  'cross-workspace-resource-exists-403': {
+    // The full token may access both workspaces: nothing a 403 names is lacking.
+    observe: throughSecondary('GET', (h) => paths.restore(restoreId(h))),
+    correct: status(404),
+    faulty: status(403),
+  },
   'nat-rule-update-ignores-workspace': {
     observe: throughSecondary('PATCH', natRulePath, { json: { note: 'through another workspace' } }),
     correct: status(404),

@@ -69,6 +69,24 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => (o as number) > 0,
     withVariant: (o) => o === 0,
   },
+  'defaulted-fields-absent': {
+    // The defaulted fields of the NAT rule, as the rule answers an empty update and then one
+    // that sets them away from their defaults.
+    observe: async (h) => {
+      const defaulted = ['protocol', 'note', 'enabled'];
+      const shown = (answer: { json: unknown }) =>
+        defaulted.filter((field) => field in (answer.json as Record<string, unknown>)).join(',');
+      const set = await h.call('PATCH', natRulePath(h), {
+        json: { protocol: 'tcp', note: '', enabled: true },
+      });
+      const changed = await h.call('PATCH', natRulePath(h), {
+        json: { protocol: 'udp', note: 'x', enabled: false },
+      });
+      return [shown(set), shown(changed)];
+    },
+    byDefault: (o) => JSON.stringify(o) === '["protocol,note,enabled","protocol,note,enabled"]',
+    withVariant: (o) => JSON.stringify(o) === '["","protocol,note,enabled"]',
+  },
   'chunked-connection-close': {
     // How the bucket list is framed.
     observe: async (h) => {
@@ -288,15 +306,18 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     withVariant: (o) => JSON.stringify(o) === '[202,404,404]',
   },
   'cross-workspace-resource-403': {
-    // A restore of the primary workspace through the secondary one, then an id no workspace holds.
+    // A restore of the primary workspace through the secondary one, by a token that may not
+    // access the primary and by one that may; then an id no workspace holds.
     observe: async (h) => {
       const path = paths.restore(h.profile.resources?.restoreIds?.[0] ?? '');
-      const elsewhere = await h.call('GET', path, { workspace: h.profile.workspaces.secondary });
+      const { secondary } = h.profile.workspaces;
+      const barred = await h.call('GET', path, { workspace: secondary, as: 'secondaryOnly' });
+      const allowed = await h.call('GET', path, { workspace: secondary });
       const nowhere = await h.call('GET', paths.restore('rst-none'));
-      return [elsewhere.status, nowhere.status, typeof record(elsewhere).detail];
+      return [barred.status, allowed.status, nowhere.status, typeof record(barred).detail];
     },
-    byDefault: (o) => JSON.stringify(o) === '[404,404,"string"]',
-    withVariant: (o) => JSON.stringify(o) === '[403,404,"string"]',
+    byDefault: (o) => JSON.stringify(o) === '[404,404,404,"string"]',
+    withVariant: (o) => JSON.stringify(o) === '[403,404,404,"string"]',
   },
 };
 

@@ -2,11 +2,25 @@ import type { OperationEntry } from '@cloud-api/spec';
 import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
+import { schemaDefaults } from '../spec/schemaDefaults.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { CheckContext, PropertyOptions } from './check.js';
 import { expectJsonObject, RuleViolation } from './ruleViolation.js';
 
 export type NatRuleFields = Readonly<Record<string, unknown>>;
+
+const NAT_RULE_DEFAULTS = schemaDefaults('NatPortForwardingRule');
+
+/**
+ * A NAT rule record as the document lets it be read: an optional field left out has its documented
+ * default (`protocol` tcp, `note` empty, `enabled` true), so a target that omits a field equal to
+ * its default reads the same as one that writes it, and a restore sends it explicitly.
+ */
+export function natRuleAsRead(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const read: Record<string, unknown> = { ...record };
+  for (const [field, value] of Object.entries(NAT_RULE_DEFAULTS)) if (!(field in read)) read[field] = value;
+  return read;
+}
 
 /**
  * The profile's NAT rule as its own workspace shows it. The document shows no read of a rule:
@@ -17,7 +31,7 @@ export async function readNatRule(session: Session): Promise<NatRuleFields | und
     operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', { body: '{}' }),
   );
   if (exchange.response.status !== 200) return undefined;
-  const record = expectJsonObject(exchange, 'the NAT rule record');
+  const record = natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
   return Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]));
 }
 
@@ -44,15 +58,36 @@ export async function expectNatRuleUnchanged(
     );
 }
 
-/** Puts the rule back as `original` showed it, if it was changed. */
+/** The rule does not read as it did before the check changed it; the message says how. */
+export class NatRuleNotRestored extends Error {}
+
+/** What the report says of a rule a check changed and could not put back. */
+export function notRestoredCleanup(error: unknown): string {
+  return error instanceof NatRuleNotRestored
+    ? error.message
+    : 'could not be restored: the target did not answer';
+}
+
+/**
+ * Puts the rule back as `original` showed it, if it was changed; throws, saying what the target
+ * answered, when the rule does not read as `original` afterwards.
+ */
 export async function restoreNatRule(session: Session, original: NatRuleFields): Promise<void> {
   const now = await readNatRule(session);
   if (now && natRuleChanges(original, now).length === 0) return;
-  await session.http.send(
+  const fields = Object.fromEntries(
+    NAT_RULE_FIELDS.filter((f) => f in original).map((f) => [f, original[f]]),
+  );
+  const put = await session.http.send(
     operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
-      body: JSON.stringify(original),
+      body: JSON.stringify(fields),
     }),
   );
+  if (put.response.status !== 200)
+    throw new NatRuleNotRestored(`could not be restored: the update answered ${put.response.status}`);
+  const after = await readNatRule(session);
+  const left = after ? natRuleChanges(original, after) : ['the rule could not be read back'];
+  if (left.length > 0) throw new NatRuleNotRestored(`could not be restored: ${left.join(', ')}`);
 }
 
 /**
@@ -68,8 +103,8 @@ export async function keepingNatRule(
     await body();
   } finally {
     if (before)
-      await restoreNatRule(t.session, before).catch(() =>
-        t.recordCreated('NAT rule change', t.session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+      await restoreNatRule(t.session, before).catch((error: unknown) =>
+        t.recordCreated('NAT rule change', t.session.plan.natRule?.ruleId ?? '?', notRestoredCleanup(error)),
       );
   }
 }

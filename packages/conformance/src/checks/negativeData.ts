@@ -9,6 +9,7 @@ import {
   keepingNatRule,
   type NatRuleFields,
   natRuleToChange,
+  notRestoredCleanup,
   readNatRule,
   refusedUpdateOptions,
   restoreNatRule,
@@ -123,8 +124,8 @@ checks.push(
           },
         );
       } finally {
-        await restoreNatRule(session, original).catch(() =>
-          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', 'could not be restored'),
+        await restoreNatRule(session, original).catch((error: unknown) =>
+          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', notRestoredCleanup(error)),
         );
       }
     },

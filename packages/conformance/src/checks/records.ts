@@ -4,6 +4,7 @@ import { operationRequest } from '../generate/operationRequest.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { natRuleAsRead, notRestoredCleanup, restoreNatRule } from './natRuleReader.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
 import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
@@ -23,21 +24,29 @@ checks.push(
       const patch = (body: unknown) =>
         session.http.send(operationRequest(op, session, 'positive', { body: JSON.stringify(body) }));
       // An empty partial update changes nothing and shows the current record.
-      const baseline = await patch({});
-      expectStatus(baseline, (s) => s === 200, '200 with the rule record for an empty partial update');
-      const original = expectJsonObject(baseline, 'the rule record');
-      let previous = original;
+      const read = async (): Promise<Record<string, unknown>> => {
+        const current = await patch({});
+        expectStatus(current, (s) => s === 200, '200 with the rule record for an empty partial update');
+        return natRuleAsRead(expectJsonObject(current, 'the rule record'));
+      };
+      const original = await read();
+      // The rule as the last case left it; unknown after a failed case, which may have applied
+      // part of its update: the next case (a shrunk one) reads it again, so its verdict never
+      // rests on state the failure left behind.
+      let previous: Record<string, unknown> | undefined = original;
       try {
         await t.check(natRulePatch, async (update) => {
+          const before = previous ?? (await read());
+          previous = undefined;
           const exchange = await patch(update);
           // A conflict with the rule's state is allowed, but shows nothing about partial updates.
           if (exchange.response.status === 409) return notApplicable('the update answered 409 Conflict');
           expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
-          const record = expectJsonObject(exchange, 'the updated rule record');
+          const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
           for (const field of NAT_RULE_FIELDS) {
             const sent = field in update;
-            const expected = sent ? (update as Record<string, unknown>)[field] : previous[field];
-            if (!sent && !(field in previous)) continue;
+            const expected = sent ? (update as Record<string, unknown>)[field] : before[field];
+            if (!sent && !(field in before)) continue;
             if (JSON.stringify(record[field]) !== JSON.stringify(expected)) {
               throw new RuleViolation(
                 `${field} is ${JSON.stringify(record[field])} after the update; expected ${JSON.stringify(expected)} (${sent ? 'the value sent' : 'unsent, so unchanged'})`,
@@ -49,12 +58,10 @@ checks.push(
           return observed;
         });
       } finally {
-        // Put the rule back as it was: the only cleanup a PATCH needs.
-        const restore = Object.fromEntries(
-          NAT_RULE_FIELDS.filter((f) => f in original).map((f) => [f, original[f]]),
-        );
-        await patch(restore).catch(() =>
-          t.recordCreated('NAT rule change', rule.ruleId, 'could not be restored: the target did not answer'),
+        // Put the rule back as it was (the only cleanup a PATCH needs), every field it showed or
+        // defaults to written out, and say so in the report when it does not read so afterwards.
+        await restoreNatRule(session, original).catch((error: unknown) =>
+          t.recordCreated('NAT rule change', rule.ruleId, notRestoredCleanup(error)),
         );
       }
     },

@@ -26,7 +26,12 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
   if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
-    return notInWorkspace(services, vm !== undefined, NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId));
+    return notInWorkspace(
+      services,
+      request,
+      vm?.workspaceId,
+      NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId),
+    );
   }
   if (vm.state === 'deleting')
     return errorResult(409, `GPU VM ${vmId} is being deleted; backups cannot be enabled.`);

@@ -26,7 +26,8 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
     if (behaviour.fault !== 'unknown-restore-answers-200') {
       return notInWorkspace(
         services,
-        stored !== undefined,
+        request,
+        stored?.workspace_id,
         NOT_FOUND_DETAIL('Restore', restoreId, request.workspaceId),
       );
     }

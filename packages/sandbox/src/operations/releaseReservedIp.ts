@@ -23,7 +23,8 @@ export const releaseReservedIp: OperationHandler = (request, services) => {
     const elsewhere = ip !== undefined && ip.workspaceId !== request.workspaceId && ip.state !== 'released';
     return notInWorkspace(
       services,
-      elsewhere,
+      request,
+      elsewhere ? ip.workspaceId : undefined,
       NOT_FOUND_DETAIL('Reserved IP', reservedIpId, request.workspaceId),
     );
   }

@@ -40,7 +40,8 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
   if (!rule || !visible) {
     return notInWorkspace(
       services,
-      rule !== undefined,
+      request,
+      rule?.workspace_id,
       `Port-forwarding rule ${port_forwarding_rule_id} of NAT gateway ${nat_gateway_id} in VPC ${vpc_id} was not found in workspace ${request.workspaceId}.`,
     );
   }
@@ -120,6 +121,16 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
 function answer(rule: NatRuleRecord, services: SandboxServices): OperationResult {
   if (services.behaviour.fault === 'nat-rule-status-extra-value')
     return jsonResult(200, { ...rule, status: 'active' });
+  if (services.behaviour.variant === 'defaulted-fields-absent') {
+    // A serializer that leaves out a field equal to its documented default.
+    const { protocol, note, enabled, ...rest } = rule;
+    return jsonResult(200, {
+      ...rest,
+      ...(protocol !== 'tcp' ? { protocol } : {}),
+      ...(note !== '' ? { note } : {}),
+      ...(enabled !== true ? { enabled } : {}),
+    });
+  }
   return jsonResult(200, rule);
 }
 

@@ -18,19 +18,29 @@ export function inRequestWorkspace(
 }
 
 /**
- * The refusal of a resource the request's workspace does not hold: 404, or under the
- * cross-workspace-resource-403 variant 403 when it lives in another workspace of the
- * organization (the document shows no status for that case).
+ * The refusal of a resource the request's workspace does not hold: 404. Under the
+ * cross-workspace-resource-403 variant, 403 when it lives in another workspace of the organization
+ * that the caller's token may not access (the document shows no status for that case; "may not
+ * access the workspace" is one reading of it). A caller that may access the resource's workspace
+ * lacks nothing a 403 names, so it gets 404 under the variant too.
  */
 export function notInWorkspace(
   services: SandboxServices,
-  livesElsewhere: boolean,
+  request: OperationRequest,
+  residentWorkspace: string | undefined,
   notFoundDetail: string,
 ): OperationResult {
-  if (livesElsewhere && services.behaviour.variant === 'cross-workspace-resource-403')
+  if (residentWorkspace !== undefined && services.behaviour.fault === 'cross-workspace-resource-exists-403')
+    return errorResult(403, 'The resource belongs to another workspace of your organization.');
+  if (
+    services.behaviour.variant === 'cross-workspace-resource-403' &&
+    residentWorkspace !== undefined &&
+    residentWorkspace !== request.workspaceId &&
+    !request.caller.policyAllows(residentWorkspace)
+  )
     return errorResult(
       403,
-      'The resource belongs to another workspace of your organization; use it through its own workspace.',
+      'The resource belongs to another workspace of your organization, which this token may not access.',
     );
   return errorResult(404, notFoundDetail);
 }
