@@ -224,7 +224,9 @@ describe('Ctrl-C (SIGINT) during a run', () => {
       const sent = patches().slice(before);
       // The check's first PATCH is empty: its answer is the rule as it was before the run.
       const original = JSON.parse(sent[0]?.responseBody ?? '{}') as Record<string, unknown>;
-      const restore = JSON.parse(sent.at(-1)?.requestBody ?? '{}') as Record<string, unknown>;
+      // The restore is the last PATCH that sends fields (empty ones after it read the rule back).
+      const restoreSent = [...sent].reverse().find((e) => e.requestBody && e.requestBody !== '{}');
+      const restore = JSON.parse(restoreSent?.requestBody ?? '{}') as Record<string, unknown>;
       expect(Object.keys(restore).length).toBeGreaterThan(0);
       for (const [field, value] of Object.entries(restore)) expect(value, field).toEqual(original[field]);
       // At most the update in flight and the restore follow the interrupt.

@@ -23,7 +23,8 @@ export function createKeyedExecution(store: SandboxStore, behaviour: SandboxBeha
     };
     if (behaviour.fault !== 'ignore-idempotency-key') {
       const replay = replayFor(store, key, fingerprint);
-      if (replay) return replay;
+      if (replay)
+        return behaviour.variant === 'retry-reports-current-status' ? currentStatus(replay) : replay;
     }
     if (behaviour.fault === 'idempotency-check-then-act')
       return storeRoundTrip().then(() => afterResult(act(), remembered));
@@ -47,4 +48,13 @@ export function createKeyedExecution(store: SandboxStore, behaviour: SandboxBeha
     return running;
   };
   return keyed;
+}
+
+/**
+ * The retry-reports-current-status variant: a retry is answered with the operation it started, as
+ * that operation stands now (`running`), not as it was when accepted.
+ */
+function currentStatus(replay: OperationResult): OperationResult {
+  if (replay.kind !== 'json' || replay.status !== 202) return replay;
+  return { ...replay, body: { ...(replay.body as Record<string, unknown>), status: 'running' } };
 }

@@ -134,6 +134,12 @@ export const variantCatalogue = [
       'A NAT rule record leaves out each optional field that equals its documented default (protocol tcp, note empty, enabled true): the field reads as its default.',
   },
   {
+    id: 'retry-reports-current-status',
+    gap: 'NS-OPERATION-STATES',
+    description:
+      'A retry with the same X-Idempotency-Key is answered 202 with the operation it started as that operation stands now: status `running`, not the `accepted` of its first answer.',
+  },
+  {
     id: 'chunked-connection-close',
     gap: 'A-HTTP-FRAMING',
     description:

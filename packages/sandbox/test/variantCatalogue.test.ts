@@ -87,6 +87,18 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => JSON.stringify(o) === '["protocol,note,enabled","protocol,note,enabled"]',
     withVariant: (o) => JSON.stringify(o) === '["","protocol,note,enabled"]',
   },
+  'retry-reports-current-status': {
+    // A keyed create and its retry: the retry's status.
+    observe: async (h) => {
+      const send = () =>
+        h.call('POST', paths.cloudVms, { json: { name: 'retry' }, idempotencyKey: 'retry-status' });
+      const first = record(await send());
+      const again = record(await send());
+      return [first.status, again.status, again.operation_id === first.operation_id];
+    },
+    byDefault: (o) => JSON.stringify(o) === '["accepted","accepted",true]',
+    withVariant: (o) => JSON.stringify(o) === '["accepted","running",true]',
+  },
   'chunked-connection-close': {
     // How the bucket list is framed.
     observe: async (h) => {

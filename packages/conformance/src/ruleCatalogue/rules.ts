@@ -461,7 +461,7 @@ export const rules: readonly RuleEntry[] = [
       "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization. Workspaces isolate resources (for example production, staging, development).",
     ],
     latitude:
-      "The status of a resource asked through the wrong workspace is not shown: 403 and 404 pass, never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged. An X-Idempotency-Key reused with the same create in another workspace may start a new operation there or be refused (what a key is scoped to is not shown: A-IDEMPOTENCY-KEY-SCOPE); it must never be answered with the first workspace's acceptance record. The bucket list asked through each workspace (read in both orders by up to three identities, and both at once) must hold no item naming another workspace and must not be the other workspace's list: where the profile says the workspaces hold different buckets (`resources.bucketListsDiffer`) an equal list fails; otherwise only a list that changes with what was read before fails, and two lists equal in every read leave that check skipped (item shape not shown: nothing else tells them apart).",
+      "The status of a resource asked through the wrong workspace is not shown: 404 passes, and 403 passes for an identity that may not access the resource's workspace; an identity that holds the scope and may access both workspaces lacks nothing a 403 names (\"lacks the required scope or may not access the workspace\"), so a 403 to it fails; never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged. An X-Idempotency-Key reused with the same create in another workspace may start a new operation there or be refused (what a key is scoped to is not shown: A-IDEMPOTENCY-KEY-SCOPE); it must never be answered with the first workspace's acceptance record. The bucket list asked through each workspace (read in both orders by up to three identities, and both at once) must hold no item naming another workspace and must not be the other workspace's list: where the profile says the workspaces hold different buckets (`resources.bucketListsDiffer`) an equal list fails; otherwise only a list that changes with what was read before fails, and two lists equal in every read leave that check skipped (item shape not shown: nothing else tells them apart).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: [
@@ -471,6 +471,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'missing-workspace-filter',
         how: 'The handler fetches the resource by its id alone (`findById(restore_id)`), so any workspace of the organization reaches it, to read, change, delete or release.',
+      },
+      {
+        mechanism: 'existence-leak',
+        how: 'A resource of another workspace answers 403 "belongs to another workspace" to every token, one allowed in both workspaces included: the refusal reveals that the id exists and names a lack the token does not have.',
       },
       {
         mechanism: 'tenant-check-at-organization-level',

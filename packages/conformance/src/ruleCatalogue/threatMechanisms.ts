@@ -57,6 +57,8 @@ export const threatMechanisms = {
     'Values are compared by truthiness, substring, prefix or coercing equality instead of exact equality (`"false"` is truthy, `"1042,1043".includes("104")`).',
   'lost-update':
     'A record is read, the handler awaits, and the whole record it read is written back with its change on top: an update that landed in between is lost.',
+  'existence-leak':
+    'A refusal tells whether an id exists elsewhere (a 403 "belongs to another workspace" where an unknown id gets 404), so the answer differs by what the caller may not see.',
   'lost-write':
     'A change is accepted but never stored (written to a copy, a transaction never committed), and the answer shows the record unchanged.',
   'mass-assignment':

@@ -276,10 +276,10 @@ export interface components {
       /** @description Opaque identifier of the virtual machine the operation acts on. */
       readonly vm_id: string;
       /**
-       * @description A freshly accepted operation reports `accepted`.
-       * @constant
+       * @description A freshly accepted operation reports `accepted`. The document types the field as a string and does not show the operation's other states: the record answered to a retry with the same `X-Idempotency-Key` (the operation accepted earlier) is not a fresh acceptance, so its status is not bound to `accepted` here; the conformance suite holds fresh acceptances to it (ASYNC-2).
+       * @example accepted
        */
-      readonly status: 'accepted';
+      readonly status: string;
       readonly submitted_at: components['schemas']['Timestamp'];
     };
     /**
