@@ -711,6 +711,20 @@ export const faultCatalogue = [
     description:
       'A resource of another workspace of the organization answers 403 "belongs to another workspace" to every token, one that may access both workspaces included: the refusal tells that the id exists elsewhere, and names a lack the token does not have.',
   },
+  {
+    id: 'backup-timezone-constant',
+    rule: 'BACKUP-2',
+    mechanism: 'wrong-constant',
+    description:
+      "Enable backups stores the schedule's time zone as the constant UTC (a scheduler written for UTC only): a policy asked for Europe/Berlin shows UTC.",
+  },
+  {
+    id: 'backup-day-of-week-dropped',
+    rule: 'BACKUP-2',
+    mechanism: 'missing-field',
+    description:
+      "The schedule's view maps frequency, timezone, hour, minute and window but not day_of_week: a weekly policy sent day 3 shows day_of_week null.",
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

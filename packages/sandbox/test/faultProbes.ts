@@ -546,6 +546,20 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
       return policy.incremental_enabled === true && schedule.hour === 20 && schedule.window_minutes === 45;
     },
   },
+  'backup-timezone-constant': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), { json: { schedule: { timezone: 'Europe/Berlin' } } }),
+    correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).timezone === 'Europe/Berlin',
+    faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).timezone === 'UTC',
+  },
+  'backup-day-of-week-dropped': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), {
+        json: { schedule: { frequency: 'weekly', day_of_week: 3 } },
+      }),
+    correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === 3,
+    faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === null,
+  },
   'backup-schedule-defaults-win': {
     observe: (h) =>
       h.call('POST', paths.enableBackups(gpuVm(h)), {

@@ -162,6 +162,19 @@ checks.push(
 
 const FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
 
+/**
+ * The schedule's time zone and day of the week, one pair per VM beside FREQUENCIES: the default
+ * zone with the day explicitly null ("no, nullable"), another zone (IANA names: the values a
+ * target accepts are not shown, so a refusal of the name is no verdict), and the weekly schedule
+ * with its day (3: a weekday whether days count from 0 or from 1).
+ */
+const SCHEDULE_PLACES = [
+  { timezone: 'UTC', day_of_week: null },
+  { timezone: 'Europe/Berlin' },
+  { timezone: 'America/New_York', day_of_week: 3 },
+] as const;
+type SchedulePlace = { readonly timezone: string; readonly day_of_week?: number | null };
+
 /** A full enable-backups body inside ranges every implementation accepts (A-POSITIVE-BACKUP-VALUES). */
 const explicitBackupValues = fc.record({
   retention_days: fc.integer({ min: 1, max: 14 }),
@@ -197,7 +210,15 @@ checks.push(
           body: {
             ...top,
             incremental_enabled,
-            schedule: { frequency, timezone: 'UTC', hour, minute, window_minutes },
+            // Who asked is not a field of the policy record: sent (the body documents it), not compared.
+            ...(index === 1 ? { requested_by: 'conformance-suite' } : {}),
+            schedule: {
+              frequency,
+              ...(SCHEDULE_PLACES[index % SCHEDULE_PLACES.length] as SchedulePlace),
+              hour,
+              minute,
+              window_minutes,
+            },
           },
         };
       });
@@ -221,6 +242,10 @@ checks.push(
               return notApplicable(
                 `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
               );
+            if (exchange.response.status === 400 && body.schedule.timezone !== 'UTC')
+              return notApplicable(
+                `the time zone ${body.schedule.timezone} was refused (400): which zone names a target accepts is not shown`,
+              );
             expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
             t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);
           }
@@ -228,13 +253,22 @@ checks.push(
           enabled.set(vmId, policy);
           expectPolicyOf(exchange, policy, vmId, session.profile.workspaces.primary, first === undefined);
           const schedule = (policy.schedule ?? {}) as Record<string, unknown>;
-          const { schedule: sentSchedule, ...sentTop } = body;
+          const {
+            schedule: sentSchedule,
+            requested_by: _requestedBy,
+            ...sentTop
+          } = body as typeof body & {
+            requested_by?: string;
+          };
           const mismatches = [
             ...Object.entries(sentTop)
               .filter(([field, value]) => policy[field] !== value)
               .map(([f, v]) => [f, v, policy[f]]),
+            // A null sent to a nullable field may come back null or absent (A-OPTIONAL-FIELD-ABSENT).
             ...Object.entries(sentSchedule)
-              .filter(([field, value]) => schedule[field] !== value)
+              .filter(
+                ([field, value]) => (value === null ? (schedule[field] ?? null) : schedule[field]) !== value,
+              )
               .map(([f, v]) => [`schedule.${f}`, v, schedule[f]]),
           ];
           if (mismatches.length > 0)

@@ -1223,10 +1223,12 @@ export const rules: readonly RuleEntry[] = [
       '| retention_days | integer | 7 |',
       '| full_backup_interval_days | integer | 7 |',
       '| incremental_enabled | boolean | true |',
+      '| timezone | string | no | UTC | |',
+      '| day_of_week | integer | no, nullable | none | |',
       'Response 200: backup policy record.',
     ],
     latitude:
-      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes, timezone UTC); day_of_week is left out (its numbering is not shown). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at.',
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
@@ -1242,6 +1244,14 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'wrong-field-name',
         how: 'A body field is mapped to a model attribute of another name (`full_backup_interval` for `full_backup_interval_days`), so the sent value is dropped and the default stored.',
+      },
+      {
+        mechanism: 'wrong-constant',
+        how: 'The scheduler was written for UTC only, so the time zone column is filled with the constant `UTC` whatever was sent.',
+      },
+      {
+        mechanism: 'missing-field',
+        how: "The schedule's view maps the columns it knows and leaves `day_of_week` out, so a weekly policy's day comes back null.",
       },
       {
         mechanism: 'type-coercion',

@@ -55,7 +55,9 @@ export function createCoverageRecorder(): CoverageRecorder {
       const { request, response } = exchange;
       const key = responseKeyOf(op, response.status);
       if (key) responses.add(entry(op.operationId, key));
-      if (request.body === undefined) return;
+      // A field counts as sent when the target accepted the request carrying it: the invalid
+      // values of the negative checks (answered 400) exercise validation, not the field.
+      if (request.body === undefined || response.status < 200 || response.status >= 300) return;
       const documented = requestFields(op.operationId);
       if (documented.length === 0) return;
       let body: unknown;

@@ -70,15 +70,19 @@ function percent(part: number, whole: number): string {
 export function coverageLines(coverage: RunCoverage): string[] {
   const { responsePairs: r, fieldPairs: f, enumValuePairs: e } = coverage;
   const lines = [
-    `Coverage: ${r.observed} of ${r.documented} documented (operation, response) pairs observed (${percent(r.observed, r.documented)} %); ${f.sent} of ${f.documented} request fields and ${e.sent} of ${e.documented} enum values sent`,
+    `Coverage: ${r.observed} of ${r.documented} documented (operation, response) pairs observed (${percent(r.observed, r.documented)} %); ${f.sent} of ${f.documented} request fields and ${e.sent} of ${e.documented} enum values sent in accepted requests`,
   ];
   for (const op of coverage.operations) {
     const missing = op.documentedResponses.filter((key) => !op.observedResponses.includes(key));
     const unsent = op.documentedEnumValues.filter((value) => !op.sentEnumValues.includes(value));
-    if (missing.length === 0 && unsent.length === 0) continue;
+    const unsentFields = op.documentedFields.filter((field) => !op.sentFields.includes(field));
+    if (missing.length === 0 && unsent.length === 0 && unsentFields.length === 0) continue;
     lines.push(
       `  ${op.operationId}: ${[
         ...(missing.length ? [`responses not observed: ${missing.join(', ')}`] : []),
+        ...(unsentFields.length
+          ? [`fields not sent in an accepted request: ${unsentFields.join(', ')}`]
+          : []),
         ...(unsent.length ? [`enum values not sent: ${unsent.join(', ')}`] : []),
       ].join('; ')}`,
     );

@@ -60,6 +60,10 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   }
   // {...sent.schedule, ...defaults}: the spread order lets the defaults win.
   if (behaviour.fault === 'backup-schedule-defaults-win') Object.assign(schedule, SCHEDULE_DEFAULTS);
+  // The scheduler was written for UTC only: the zone column is filled with a constant.
+  if (behaviour.fault === 'backup-timezone-constant') schedule.timezone = 'UTC';
+  // The schedule's view lists the columns it maps, and day_of_week is not among them.
+  if (behaviour.fault === 'backup-day-of-week-dropped') schedule.day_of_week = null;
   if (behaviour.fault === 'backup-default-retention-14' && sent.retention_days === undefined)
     body.retention_days = 14;
   if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {
