@@ -96,6 +96,15 @@ describe('reports', () => {
     expect(renderTable(outcomeOf([test('WS-1', 'passed')]))).toMatch(/Verdict: PASSED$/m);
   });
 
+  it('a pass with SHOULD rules seen broken names them in the verdict line', () => {
+    const warned = outcomeOf([
+      test('WS-1', 'passed'),
+      test('WS-5', 'failed', { reason: 'accepted " 1042"' }),
+    ]);
+    expect(warned.verdict).toBe('passed');
+    expect(renderTable(warned)).toMatch(/Verdict: PASSED — with 1 SHOULD warning \(WS-5: see above\)$/m);
+  });
+
   it('never calls a check without evidence or an unfinished check a pass', () => {
     const inconclusive = test('RESP-3', 'inconclusive', { reason: 'no evidence: list buckets answered 500' });
     const incomplete = test('WS-1', 'incomplete', {

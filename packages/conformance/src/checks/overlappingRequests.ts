@@ -61,4 +61,4 @@ export function overlapped(a: TimedExchange, b: TimedExchange): boolean {
 
 /** Why a case whose requests never overlapped is no evidence, and what would make them. */
 export const NO_OVERLAP =
-  'the requests were never in flight together (the run sends one request at a time: --concurrency 1, a rate limit, or a 429 that lowered it)';
+  'the requests were never in flight together (the run sends one request at a time: --concurrency 1, a rate limit, or a 429 that lowered it); raise concurrency and rateLimitPerSecond in the profile as far as the target allows';

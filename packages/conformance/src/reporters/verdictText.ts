@@ -42,12 +42,21 @@ export function ruleDetail(rule: RuleOutcome): string {
 export function verdictLine(outcome: RunOutcome): string {
   const { verdict, gate } = outcome;
   if (verdict === 'passed') {
-    if (gate.strict) return 'Verdict: PASSED (strict gate: every rule has evidence, no undeclared skip)';
+    // SHOULD rules seen broken do not fail the run, but a pass names them.
+    const warned = outcome.rules
+      .filter((rule) => rule.state === 'failed' && rule.level === 'SHOULD')
+      .map((rule) => rule.id);
+    const warnings =
+      warned.length === 0
+        ? ''
+        : ` — with ${warned.length} SHOULD warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}: see above)`;
+    if (gate.strict)
+      return `Verdict: PASSED (strict gate: every rule has evidence, no undeclared skip)${warnings}`;
     // A lenient pass says what it did not prove, so nobody reads it as the strict gate's.
     const unproven = outcome.rules.filter((rule) => rule.state === 'inconclusive').map((rule) => rule.id);
     return unproven.length === 0
-      ? 'Verdict: PASSED'
-      : `Verdict: PASSED — no rule was seen broken, but ${unproven.length} rule${unproven.length === 1 ? ' has' : 's have'} no evidence (${unproven.join(', ')}: inconclusive, see above); --strict fails such a run`;
+      ? `Verdict: PASSED${warnings}`
+      : `Verdict: PASSED${warnings} — no rule was seen broken, but ${unproven.length} rule${unproven.length === 1 ? ' has' : 's have'} no evidence (${unproven.join(', ')}: inconclusive, see above); --strict fails such a run`;
   }
   if (verdict === 'incomplete')
     return `Verdict: INCOMPLETE — not a pass: ${outcome.incompleteReasons.join('; ')}`;
