@@ -106,9 +106,9 @@ describe('examples', () => {
   it('catches an example edited to be wrong', () => {
     const wrongs: [string, (value: Node) => void][] = [
       [
-        'acceptance record with another status',
+        'acceptance record with a status that is not a string',
         (v) => {
-          v.status = 'queued';
+          v.status = 1;
         },
       ],
       [
