@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 
 /**
@@ -28,6 +29,20 @@ export const CORRECT_CHOICES: AsyncStoreChoices = {
 
 export const RULE = { vpcId: 'vpc-a', natGatewayId: 'nat-a', ruleId: 'pfr-a' } as const;
 export const TOKEN = 'svc_dev_key_async_store_full_access';
+
+/** The profile that points a run at the server at `origin`: one full identity, its NAT rule, writes allowed. */
+export function asyncStoreProfile(origin: string): TargetProfile {
+  return {
+    name: 'async-store',
+    baseUrl: `${origin}/v1`,
+    environment: 'development',
+    identities: { full: { token: TOKEN, scopes: 'all', workspaces: 'all' } },
+    workspaces: { primary: '1042', secondary: '1043' },
+    resources: { natRules: [RULE] },
+    billing: { skuCode: 'cloud-vm-standard-2' },
+    mutations: true,
+  };
+}
 
 const roundTrip = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2));
 

@@ -3,29 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/run/engine.js';
-import type { TargetProfile } from '../src/targetProfile/index.js';
 import {
   type AsyncStoreChoices,
+  asyncStoreProfile,
   CORRECT_CHOICES,
-  RULE,
   startAsyncStoreServer,
-  TOKEN,
 } from './asyncStoreServer.js';
 
 /** The CONC rules against an implementation that is not the sandbox, built correctly or with one race. */
 async function concVerdicts(choices: AsyncStoreChoices, concurrency = 4): Promise<Record<string, string>> {
   const server = await startAsyncStoreServer(choices);
   try {
-    const profile: TargetProfile = {
-      name: 'async-store',
-      baseUrl: `${server.origin}/v1`,
-      environment: 'development',
-      identities: { full: { token: TOKEN, scopes: 'all', workspaces: 'all' } },
-      workspaces: { primary: '1042', secondary: '1043' },
-      resources: { natRules: [RULE] },
-      billing: { skuCode: 'cloud-vm-standard-2' },
-      mutations: true,
-    };
+    const profile = asyncStoreProfile(server.origin);
     const { outcome } = await runConformance({
       profile,
       rules: 'CONC-*',

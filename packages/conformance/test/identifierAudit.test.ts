@@ -11,9 +11,8 @@ import { createResponseValidator } from '../src/spec/responseValidator.js';
 import type { Exchange } from '../src/transport/exchange.js';
 import {
   type AsyncStoreChoices,
+  asyncStoreProfile,
   CORRECT_CHOICES,
-  RULE,
-  TOKEN as STORE_TOKEN,
   startAsyncStoreServer,
 } from './asyncStoreServer.js';
 
@@ -148,16 +147,7 @@ describe('ASYNC-4 against an independent server on an async store', () => {
     const server = await startAsyncStoreServer(choices);
     try {
       const { outcome } = await runConformance({
-        profile: {
-          name: 'async-store',
-          baseUrl: `${server.origin}/v1`,
-          environment: 'development',
-          identities: { full: { token: STORE_TOKEN, scopes: 'all', workspaces: 'all' } },
-          workspaces: { primary: '1042', secondary: '1043' },
-          resources: { natRules: [RULE] },
-          billing: { skuCode: 'cloud-vm-standard-2' },
-          mutations: true,
-        },
+        profile: asyncStoreProfile(server.origin),
         rules,
         depth: 5,
         seed: 7,

@@ -39,6 +39,11 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** The CLI's environment with `variable` naming the proxy and nothing exempt from it. */
+function viaProxy(variable: string, proxyUrl: string): { env: Record<string, string> } {
+  return { env: { [variable]: proxyUrl, NO_PROXY: '', no_proxy: '' } };
+}
+
 function profileFile(name: string, baseUrl: string): string {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify({ ...profile, name, baseUrl }));
@@ -95,7 +100,7 @@ describe('real networks', () => {
         '--depth',
         '3',
       ],
-      { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '', no_proxy: '' } },
+      viaProxy('HTTP_PROXY', proxyUrl),
     );
     expect(run.code, run.stderr).toBe(0);
     expect(unauthorised).toBe(0);
@@ -122,9 +127,7 @@ describe('real networks', () => {
       closers.push(() => proxy.close());
       const run = await runCli(
         ['--target', profileFile(`tunnel-${status}`, 'https://api.example.invalid/v1')],
-        {
-          env: { HTTPS_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' },
-        },
+        viaProxy('HTTPS_PROXY', proxy.origin),
       );
       expect(run.code, run.stdout).toBe(2);
       expect(run.stderr).toMatch(
@@ -149,9 +152,7 @@ describe('real networks', () => {
       closers.push(() => proxy.close());
       const run = await runCli(
         ['--target', profileFile(`proxy-${status}`, 'http://api.example.invalid/v1')],
-        {
-          env: { HTTP_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' },
-        },
+        viaProxy('HTTP_PROXY', proxy.origin),
       );
       expect(run.code, run.stdout).toBe(2);
       expect(run.stderr).toMatch(
@@ -171,18 +172,15 @@ describe('real networks', () => {
     expect(refused.stderr).toMatch(
       /^conformance: preflight: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: connection refused: nothing listens at 127\.0\.0\.1:\d+ \(is the target running\? are baseUrl's host and port right\?\)\. No rule was run\.\n$/,
     );
-    const viaProxy = await runCli(['--target', profileFile('dead-proxy', 'http://api.example.invalid/v1')], {
-      env: {
-        HTTP_PROXY: `http://gate:proxy-pass-9Xk@${closed.origin.slice('http://'.length)}`,
-        NO_PROXY: '',
-        no_proxy: '',
-      },
-    });
-    expect(viaProxy.code).toBe(2);
-    expect(viaProxy.stderr).toMatch(
+    const deadProxy = await runCli(
+      ['--target', profileFile('dead-proxy', 'http://api.example.invalid/v1')],
+      viaProxy('HTTP_PROXY', `http://gate:proxy-pass-9Xk@${closed.origin.slice('http://'.length)}`),
+    );
+    expect(deadProxy.code).toBe(2);
+    expect(deadProxy.stderr).toMatch(
       /the proxy http:\/\/127\.0\.0\.1:\d+ that HTTP_PROXY names could not be reached \(ECONNREFUSED\); check that variable, or set NO_PROXY for api\.example\.invalid/,
     );
-    expect(viaProxy.stderr).not.toContain('proxy-pass-9Xk');
+    expect(deadProxy.stderr).not.toContain('proxy-pass-9Xk');
     const plain = new URL(counted.origin);
     const tlsMismatch = await runCli([
       '--target',
@@ -216,7 +214,7 @@ describe('real networks', () => {
         '--depth',
         '2',
       ],
-      { env: { HTTP_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' } },
+      viaProxy('HTTP_PROXY', proxy.origin),
     );
     expect(forwarded).toBe(1);
     expect(run.code, run.stdout).toBe(3);
@@ -227,9 +225,10 @@ describe('real networks', () => {
   });
 
   it('a SOCKS proxy URL is refused in one line naming the variable, never spoken to as an HTTP proxy', async () => {
-    const run = await runCli(['--target', profileFile('socks', 'http://api.example.invalid/v1')], {
-      env: { ALL_PROXY: 'socks5://bob:socks-pass-4Tz@127.0.0.1:9', NO_PROXY: '', no_proxy: '' },
-    });
+    const run = await runCli(
+      ['--target', profileFile('socks', 'http://api.example.invalid/v1')],
+      viaProxy('ALL_PROXY', 'socks5://bob:socks-pass-4Tz@127.0.0.1:9'),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'conformance: ALL_PROXY names a socks5:// proxy; the suite reaches targets only through HTTP proxies (an http:// or https:// proxy URL, with CONNECT for https targets). Give an HTTP proxy there, or list api.example.invalid in NO_PROXY if the target needs none.\n',

@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { defaultBody, operationRequest } from '../generate/operationRequest.js';
 import {
   allowsWorkspace,
+  broadest,
   hasScope,
+  identitiesWith,
   identityWith,
   type NamedIdentity,
   namedIdentities,
@@ -94,10 +96,7 @@ interface Asker {
  */
 function askersThroughSecondary(session: Session, scope: string): Asker[] {
   const { primary, secondary } = session.profile.workspaces;
-  const holders = namedIdentities(session.profile).filter(
-    (id) => hasScope(id, scope) && allowsWorkspace(id, secondary),
-  );
-  const broadest = (ids: NamedIdentity[]) => ids.find((id) => id.scopes === 'all') ?? ids[0];
+  const holders = identitiesWith(session.profile, scope, secondary);
   const both = broadest(holders.filter((id) => allowsWorkspace(id, primary)));
   const secondaryOnly = broadest(holders.filter((id) => !allowsWorkspace(id, primary)));
   return [

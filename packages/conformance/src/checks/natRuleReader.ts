@@ -2,14 +2,14 @@ import type { OperationEntry } from '@cloud-api/spec';
 import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
-import { schemaDefaults } from '../spec/schemaDefaults.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { CheckContext, PropertyOptions } from './check.js';
 import { expectJsonObject, RuleViolation } from './ruleViolation.js';
 
 export type NatRuleFields = Readonly<Record<string, unknown>>;
 
-const NAT_RULE_DEFAULTS = schemaDefaults('NatPortForwardingRule');
+/** "protocol | enum | no | default `tcp`", "note | string | no | default empty string", "enabled | boolean | no | default true". */
+const NAT_RULE_DEFAULTS = { protocol: 'tcp', note: '', enabled: true } as const;
 
 /**
  * A NAT rule record as the document lets it be read: an optional field left out has its documented

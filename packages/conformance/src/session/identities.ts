@@ -16,14 +16,21 @@ export function namedIdentities(profile: TargetProfile): NamedIdentity[] {
   return Object.entries(profile.identities).map(([name, identity]) => ({ name, ...identity }));
 }
 
+/** Every identity that holds `scope` and may use `workspace`. */
+export function identitiesWith(profile: TargetProfile, scope: string, workspace: string): NamedIdentity[] {
+  return namedIdentities(profile).filter((id) => hasScope(id, scope) && allowsWorkspace(id, workspace));
+}
+
+/** The broadest of `candidates`: one holding every scope if there is one, else the first. */
+export function broadest(candidates: readonly NamedIdentity[]): NamedIdentity | undefined {
+  return candidates.find((id) => id.scopes === 'all') ?? candidates[0];
+}
+
 /** An identity that holds `scope` and may use `workspace`, preferring the broadest one. */
 export function identityWith(
   profile: TargetProfile,
   scope: string,
   workspace: string,
 ): NamedIdentity | undefined {
-  const candidates = namedIdentities(profile).filter(
-    (id) => hasScope(id, scope) && allowsWorkspace(id, workspace),
-  );
-  return candidates.find((id) => id.scopes === 'all') ?? candidates[0];
+  return broadest(identitiesWith(profile, scope, workspace));
 }
