@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { observed } from '../src/checks/caseVerdict.js';
 import { defineCheck } from '../src/checks/check.js';
 import { findCheck } from '../src/checks/registry.js';
+import { RuleViolation } from '../src/checks/ruleViolation.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
 import { type CheckRunEnvironment, runCheck } from '../src/run/checkRunner.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
@@ -57,6 +58,7 @@ function fakeTransport(answer: (request: ApiRequest) => { status: number; body?:
       return exchange;
     },
     forward: () => Promise.reject(new Error('not used')),
+    admitTogether: async () => ({}),
     drain() {
       const drained = log;
       log = [];
@@ -185,5 +187,56 @@ describe('runCheck: one registry check against a fake transport, to a typed resu
     });
     const { result } = await runCheck(ignoresTheStop, environmentWith(http), stop.signal);
     expect(result.verdict.state).toBe('incomplete');
+  });
+
+  it("is incomplete, never failed, when the suite's own code throws (a TypeError) in every case", async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
+    const crashes = defineCheck('WS-1', 'unit: its own code crashes', async (t) => {
+      await t.check(fc.nat(), async (n) => {
+        const plan: { delaysMs?: number[] } = {};
+        return (plan.delaysMs as number[])[n] === 0 ? observed : observed;
+      });
+    });
+    const { result } = await runCheck(crashes, environmentWith(http), new AbortController().signal);
+    expect(result.verdict.state).toBe('incomplete');
+    expect(result.verdict.state === 'incomplete' && result.verdict.reason).toMatch(
+      /suite's own code failed \(TypeError: Cannot read properties of undefined.*says nothing about the target/,
+    );
+  });
+
+  it('a suite crash while a violation shrinks leaves the violation, shrunk past the crash', async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
+    // Values from 10 up break the rule; 10 to 19 also crash the check's own code, so shrinking
+    // that followed the crash would stop there, or report the crash as the failure.
+    const crashesOnSome = defineCheck('WS-1', 'unit: a violation, and a crash near it', async (t) => {
+      await t.check(
+        fc.integer({ min: 0, max: 1000 }),
+        async (n) => {
+          if (n >= 20) throw new RuleViolation(`saw ${n}`);
+          if (n >= 10) throw new TypeError('the check misread its own plan');
+          return observed;
+        },
+        { examples: [500] },
+      );
+    });
+    const { result } = await runCheck(crashesOnSome, environmentWith(http), new AbortController().signal);
+    expect(result.verdict.state).toBe('failed');
+    if (result.verdict.state !== 'failed') return;
+    expect(result.verdict.failures[0]?.message).toBe('saw 20');
+    expect(result.verdict.failures[0]?.counterexample).toBe('20');
+  });
+
+  it('fails, not incomplete, when a violation is thrown outside any property', async () => {
+    const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
+    const direct = defineCheck('WS-1', 'unit: a violation outside a property', async () => {
+      throw new RuleViolation('the baseline create answered 500');
+    });
+    const crash = defineCheck('WS-1', 'unit: a crash outside a property', async () => {
+      throw new TypeError('x is not a function');
+    });
+    const signal = new AbortController().signal;
+    expect((await runCheck(direct, environmentWith(http), signal)).result.verdict.state).toBe('failed');
+    const crashed = (await runCheck(crash, environmentWith(http), signal)).result.verdict;
+    expect(crashed.state).toBe('incomplete');
   });
 });

@@ -191,6 +191,48 @@ describe('429 and the rate limit in the transport', () => {
       await target.server.close();
     }
   });
+
+  it('lets a group admitted together leave at once, and still never more than rateLimitPerSecond in any second', async () => {
+    const target = await rateLimitingTarget({ limited: 0, retryAfter: '1' });
+    try {
+      const http = createTargetHttp({
+        baseUrl: target.baseUrl,
+        requestTimeoutMs: 5000,
+        rateLimitPerSecond: 20,
+        maxInFlight: 4,
+      });
+      const groupArrivals: number[][] = [];
+      for (let round = 0; round < 8; round++) {
+        // Single sends before and after each group, so a group sits at both ends of some window.
+        await http.send(listBuckets);
+        const together = await http.admitTogether(3);
+        const first = target.arrivals.length;
+        await Promise.all([0, 1, 2].map(() => http.send(listBuckets, together)));
+        groupArrivals.push(target.arrivals.slice(first, first + 3).map((a) => a.at));
+        await http.send(listBuckets);
+      }
+      const times = target.arrivals.map((a) => a.at);
+      expect(times).toHaveLength(40);
+      expect(busiestWindow(times)).toBeLessThanOrEqual(20);
+      // Paced one by one at 20/s, three sends would span at least 110 ms.
+      for (const group of groupArrivals) expect(Math.max(...group) - Math.min(...group)).toBeLessThan(30);
+      // The admission covers three sends only: a fourth send with it is paced again.
+      const together = await http.admitTogether(1);
+      await http.send(listBuckets, together);
+      const before = Date.now();
+      await http.send(listBuckets, together);
+      expect(Date.now() - before).toBeGreaterThanOrEqual(40);
+      // A limit below the group's size cannot let it leave together: paced one by one instead.
+      const slow = createTargetHttp({
+        baseUrl: target.baseUrl,
+        requestTimeoutMs: 5000,
+        rateLimitPerSecond: 2,
+      });
+      expect(await slow.admitTogether(3)).toEqual({});
+    } finally {
+      await target.server.close();
+    }
+  });
 });
 
 describe('a run against a rate-limited target', () => {

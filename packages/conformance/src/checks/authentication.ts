@@ -9,7 +9,7 @@ import { operationRequest, usableOperations } from '../generate/operationRequest
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
-import { expectStatus, is2xx } from './ruleViolation.js';
+import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 
 const is401 = (status: number): boolean => status === 401;
 // The document says these tokens are rejected (revoked) or not valid (other environment) without
@@ -118,7 +118,7 @@ checks.push(
       fc.constant(session.operation('listBuckets')),
       async (op) => {
         if (!new URL(session.profile.baseUrl).pathname.endsWith('/v1'))
-          throw new Error(`baseUrl ${session.profile.baseUrl} does not end with /v1`);
+          throw new RuleViolation(`baseUrl ${session.profile.baseUrl} does not end with /v1`);
         const exchange = await session.http.send(operationRequest(op, session, 'positive'));
         expectStatus(exchange, is2xx, 'a success for list buckets under the /v1 base URL');
         return observed;

@@ -4,6 +4,7 @@ import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { createRecordingFetch, type DecisionOverride, type RecordedRequest } from './recordingFetch.js';
+import { RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 function clientFor(session: Session, options: { decision?: DecisionOverride; workspaceId?: string } = {}) {
@@ -113,23 +114,25 @@ checks.push(
           const preflightIndex = log.findIndex((r) => r.kind === 'preflight');
           const createIndex = log.findIndex((r) => r.kind === 'create');
           if (preflightIndex < 0)
-            throw new Error(`the client sent no billing preflight before the create: ${describeLog(log)}`);
+            throw new RuleViolation(
+              `the client sent no billing preflight before the create: ${describeLog(log)}`,
+            );
           if (log[preflightIndex]?.url.searchParams.get('workspace_id') !== workspaceId) {
-            throw new Error(
+            throw new RuleViolation(
               `the preflight asked about workspace ${log[preflightIndex]?.url.searchParams.get('workspace_id')}, the create is for ${workspaceId}`,
             );
           }
           if (createIndex >= 0 && createIndex < preflightIndex)
-            throw new Error(`the create went before the preflight: ${describeLog(log)}`);
+            throw new RuleViolation(`the create went before the preflight: ${describeLog(log)}`);
           // What the client must do follows the target's own decision, whatever the workspace.
           const refusedByTarget = probe.notAllowedByTarget();
           if (refusedByTarget) {
             if (createIndex >= 0)
-              throw new Error(
+              throw new RuleViolation(
                 `the client sent the create although the decision for workspace ${workspaceId} was not allowed: ${describeLog(log)}`,
               );
             if (!(blocked instanceof BillingBlockedError))
-              throw new Error(
+              throw new RuleViolation(
                 `expected BillingBlockedError for a decision without allowed: true, got ${blocked instanceof Error ? blocked.name : 'success'}`,
               );
             // In an allowed workspace the target's refusal leaves "proceeds when allowed" unseen.
@@ -139,9 +142,11 @@ checks.push(
             if (workspaceId === billingDenied)
               return notApplicable(`the target allowed a create in billing-denied workspace ${workspaceId}`);
             if (blocked)
-              throw new Error(`the create failed: ${(blocked as Error).message} (${describeLog(log)})`);
+              throw new RuleViolation(
+                `the create failed: ${(blocked as Error).message} (${describeLog(log)})`,
+              );
             if (createIndex < 0)
-              throw new Error(
+              throw new RuleViolation(
                 `the client never sent the create after an allowed decision: ${describeLog(log)}`,
               );
             if (created && log[createIndex]?.forwarded) recordCreate(t, session, created.vm_id);
@@ -198,11 +203,11 @@ checks.push(
           // The decision is altered on the target's answer; without an answer it was never altered.
           probe.throwIfTargetSilent();
           if (log.some((r) => r.kind === 'create'))
-            throw new Error(
+            throw new RuleViolation(
               `the client sent the create after a ${decision.kind} decision: ${describeLog(log)}`,
             );
           if (!(outcome instanceof BillingBlockedError)) {
-            throw new Error(
+            throw new RuleViolation(
               `a ${decision.kind} decision should raise BillingBlockedError, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : 'a success'}`,
             );
           }
@@ -245,13 +250,15 @@ checks.push(
         const sequence = log.filter((r) => r.kind !== 'other').map((r) => r.kind);
         const expected = bodies.flatMap(() => ['preflight', 'create']);
         if (sequence.join(',') !== expected.join(',')) {
-          throw new Error(
+          throw new RuleViolation(
             `expected a preflight right before each of ${bodies.length} creates, got ${describeLog(log)}`,
           );
         }
         for (let i = 1; i < log.length; i++) {
           if (log[i]?.kind === 'create' && log[i - 1]?.kind !== 'preflight')
-            throw new Error(`a request came between the preflight and the create: ${describeLog(log)}`);
+            throw new RuleViolation(
+              `a request came between the preflight and the create: ${describeLog(log)}`,
+            );
         }
         return observed;
       },
@@ -276,12 +283,12 @@ checks.push(
           const accepted = await probe.createOrRefusal(body);
           if ('refusedByTarget' in accepted) return notApplicable(accepted.refusedByTarget);
           const create = log.find((r) => r.kind === 'create');
-          if (!create) throw new Error(`the client sent no create: ${describeLog(log)}`);
+          if (!create) throw new RuleViolation(`the client sent no create: ${describeLog(log)}`);
           if (create.forwarded) recordCreate(t, session, accepted.vm_id);
           const sent = JSON.parse(create.body) as Record<string, unknown>;
           const added = Object.keys(sent).filter((key) => !(key in body));
           if (added.length > 0 || JSON.stringify(sent) !== JSON.stringify(body)) {
-            throw new Error(
+            throw new RuleViolation(
               `the create body differs from what the caller gave: added ${added.join(', ') || 'nothing'}, sent ${create.body}`,
             );
           }
@@ -290,7 +297,9 @@ checks.push(
             ...Object.keys(create.headers).filter((name) => BILLING_STATE.test(name)),
           ];
           if (suspicious.length > 0)
-            throw new Error(`the create carried extra parameters or headers: ${suspicious.join(', ')}`);
+            throw new RuleViolation(
+              `the create carried extra parameters or headers: ${suspicious.join(', ')}`,
+            );
           return observed;
         },
         { maxRuns: 1 },

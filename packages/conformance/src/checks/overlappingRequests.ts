@@ -27,7 +27,10 @@ export async function sendOverlapping(
   // before it: as many reads as there are requests, sent together first, leave a kept-alive
   // connection ready for each.
   const read = operationRequest(session.operation('listBuckets'), session, 'positive');
-  await Promise.all(requests.map(() => session.http.send(read)));
+  const readsTogether = await session.http.admitTogether(requests.length);
+  await Promise.all(requests.map(() => session.http.send(read, readsTogether)));
+  // Under a rate limit the pacer would space the copies out; they are admitted as one group.
+  const together = await session.http.admitTogether(requests.length);
   const release = (index: number): Promise<unknown> =>
     plan.scheduler
       ? plan.scheduler.schedule(Promise.resolve(index), `send request ${index + 1}`)
@@ -36,7 +39,7 @@ export async function sendOverlapping(
     release(index).then(async (): Promise<TimedExchange> => {
       const delay = plan.delaysMs[index] ?? 0;
       if (delay > 0) await pause(delay);
-      const exchange = await session.http.send(request);
+      const exchange = await session.http.send(request, together);
       const sentAt = exchange.response.startedAt;
       return {
         exchange,

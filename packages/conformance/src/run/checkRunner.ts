@@ -4,11 +4,18 @@ import type { SchemaAudit, SchemaAuditFindings } from '../checks/schemaAudit.js'
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
 import { skipBeforeRun } from '../checks/skipBeforeRun.js';
 import type { Session } from '../session/session.js';
-import { SkipSignal } from '../session/skipSignal.js';
+import { InconclusiveSignal, SkipSignal } from '../session/skipSignal.js';
 import type { CoverageDelta } from '../specCoverage/coverageRecorder.js';
 import { ResponseTooLargeError, TransportError } from '../transport/exchange.js';
 import type { CreatedRecord } from './outcome.js';
-import { CheckFailure, CheckIncomplete, CheckInconclusive, runProperty } from './propertyRunner.js';
+import {
+  CheckFailure,
+  CheckIncomplete,
+  CheckInconclusive,
+  isSuiteError,
+  runProperty,
+  suiteErrorReason,
+} from './propertyRunner.js';
 import { type RecordedTarget, type ReplayCase, writeReplayFile } from './replayFile.js';
 import { StopReason, stopMessage } from './stopReason.js';
 
@@ -37,15 +44,6 @@ export interface CheckRun {
 
 /** How long a stopped check may take to put back what it changed before it is left behind. */
 const STOP_GRACE_MS = 2_000;
-
-class InconclusiveSignal extends Error {
-  constructor(
-    reason: string,
-    readonly remedy: string | undefined,
-  ) {
-    super(reason);
-  }
-}
 
 /**
  * Runs one check to a typed result. The check gets a session whose transport sends nothing once
@@ -167,7 +165,9 @@ export async function runCheck(
     // A request outside a property (a baseline, a first create) that got no answer.
     if (error instanceof TransportError)
       return { state: 'incomplete', reason: redactor.redact(`not finished: ${error.message}`) };
-    // Anything else the body threw (a violation seen outside a property) fails the check.
+    // The suite's own error (a TypeError, a bug) says nothing about the target.
+    if (isSuiteError(error)) return { state: 'incomplete', reason: redactor.redact(suiteErrorReason(error)) };
+    // A violation seen outside a property fails the check.
     return {
       state: 'failed',
       failures,

@@ -5,6 +5,7 @@ import { describeExchange, type FailureReport } from '../checks/failureReport.js
 import { RuleViolation } from '../checks/ruleViolation.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import type { Session } from '../session/session.js';
+import { InconclusiveSignal, SkipSignal } from '../session/skipSignal.js';
 import { ResponseTooLargeError, TransportError } from '../transport/exchange.js';
 import { type PooledFailure, plannedCases, runCasePool } from './casePool.js';
 import type { ReplayCase } from './replayFile.js';
@@ -35,6 +36,31 @@ export class CheckFailure extends Error {
     super(report.message);
     this.name = 'CheckFailure';
   }
+}
+
+/**
+ * Only a RuleViolation is the target's failure; the other errors a check may throw are the run's
+ * own signals. Anything else (a TypeError reading the suite's own plan, a bug) says nothing about
+ * the target: the check ends incomplete naming it, never failed and never passed.
+ */
+export function isSuiteError(error: unknown): boolean {
+  return !(
+    error instanceof RuleViolation ||
+    error instanceof CheckFailure ||
+    error instanceof CheckIncomplete ||
+    error instanceof CheckInconclusive ||
+    error instanceof TransportError ||
+    error instanceof ResponseTooLargeError ||
+    error instanceof SkipSignal ||
+    error instanceof InconclusiveSignal ||
+    fc.PreconditionFailure.isFailure(error)
+  );
+}
+
+/** What a report says of a suite error: no verdict, and that it is the suite's bug to report. */
+export function suiteErrorReason(error: unknown): string {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `no verdict: the suite's own code failed (${what}), which says nothing about the target; please report it to the suite's maintainers with this run's JSON report`;
 }
 
 export interface PropertyRun {
@@ -106,6 +132,8 @@ export async function runProperty<T>(
   let transportFailure: TransportError | undefined;
   let tooLarge: ResponseTooLargeError | undefined;
   let observedCases = 0;
+  // The first suite error seen: it makes a property that found no violation incomplete.
+  let suiteError: unknown;
   const notApplicableWhys: string[] = [];
   const guarded = async (value: T): Promise<void> => {
     // Stopped: send nothing more, so the check's own cleanup (putting a NAT rule back) runs now.
@@ -124,6 +152,11 @@ export async function runProperty<T>(
         // Concurrent siblings would only wait out their own timeouts: the check is incomplete.
         http.cancelInFlight();
       }
+      // Not a failure to fast-check, so shrinking follows the target's violations, never a crash.
+      if (isSuiteError(error)) {
+        suiteError ??= error;
+        return;
+      }
       throw error;
     }
   };
@@ -135,10 +168,11 @@ export async function runProperty<T>(
     // Nor is an answer the suite would not read whole.
     if (tooLarge) throw new CheckInconclusive(`no verdict: ${tooLarge.message}`, tooLarge.remedy);
   };
-  const evidence = (): PropertyEvidence => ({
-    observed: observedCases > 0,
-    why: summariseWhy(notApplicableWhys),
-  });
+  // What a property that found no violation ends with: incomplete if the suite itself failed.
+  const evidence = (): PropertyEvidence => {
+    if (suiteError !== undefined) throw new CheckIncomplete(suiteErrorReason(suiteError));
+    return { observed: observedCases > 0, why: summariseWhy(notApplicableWhys) };
+  };
 
   let pooled: PooledFailure<T> | undefined;
   const lanes = options.independent && !replay ? session.concurrency : 1;
@@ -182,7 +216,8 @@ export async function runProperty<T>(
     try {
       await predicate(details.counterexample[0]);
     } catch (reproduced) {
-      error = reproduced;
+      // The case failed the target's rule once; a crash of the suite's own on the re-run does not replace that.
+      if (!isSuiteError(reproduced)) error = reproduced;
     }
     if (error instanceof TransportError && pooled) {
       rerun = false;

@@ -8,3 +8,14 @@ export class SkipSignal extends Error {
     this.name = 'SkipSignal';
   }
 }
+
+/** Thrown by `t.inconclusive`: the check ends inconclusive with this reason and remedy. */
+export class InconclusiveSignal extends Error {
+  constructor(
+    reason: string,
+    readonly remedy: string | undefined,
+  ) {
+    super(reason);
+    this.name = 'InconclusiveSignal';
+  }
+}

@@ -8,6 +8,12 @@ const JITTER_ALLOWANCE_MS = 100;
 export interface Pacer {
   /** Resolves when the next request may leave; `undefined` when it may leave now (no limit, no pause). */
   pace(): Promise<void> | undefined;
+  /**
+   * Resolves when `count` requests may leave at the same moment (a race check's copies, which
+   * spaced out would never overlap): `true` once they are admitted, `false` at once when the
+   * limit allows fewer than `count` in a second (they are then paced one by one).
+   */
+  paceTogether(count: number): Promise<boolean>;
   /** Holds every request until `until` (ms since the epoch): the target answered 429. */
   pauseUntil(until: number): void;
   readonly pausedUntil: number;
@@ -30,22 +36,36 @@ export function createPacer(rateLimitPerSecond: number | undefined): Pacer {
 
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-  async function paceOne(): Promise<void> {
+  /**
+   * Admits `count` sends at one moment. A group takes the slots of `count` spaced sends and leaves
+   * at the last of them, and the next send waits as many slots again, so any
+   * `rateLimitPerSecond + 1` sends, a group among them, still span more than a second.
+   */
+  async function paceGroup(count: number): Promise<void> {
     const slot = Math.max(Date.now(), nextSlot, pausedUntil);
-    if (interval) nextSlot = slot + interval;
+    const leave = slot + (count - 1) * interval;
+    if (interval) nextSlot = leave + count * interval;
     // A timer may fire a millisecond early by the wall clock: wait until the slot has really come.
-    while (Date.now() < slot) await sleep(slot - Date.now());
+    while (Date.now() < leave) await sleep(leave - Date.now());
     if (!windowLimit) return;
+    // The window of the last sends: this group and the sends before it within one limit.
+    const before = windowLimit + 1 - count;
     for (;;) {
-      const oldest =
-        recentSends.length >= windowLimit ? (recentSends[recentSends.length - windowLimit] as number) : 0;
+      const oldest = recentSends.length >= before ? (recentSends[recentSends.length - before] as number) : 0;
       const free = oldest + 1000 + JITTER_ALLOWANCE_MS;
       if (Date.now() >= free) break;
       await sleep(free - Date.now());
     }
-    recentSends.push(Date.now());
+    const now = Date.now();
+    for (let sent = 0; sent < count; sent++) recentSends.push(now);
     if (recentSends.length > windowLimit) recentSends.splice(0, recentSends.length - windowLimit);
   }
+
+  const queued = (count: number): Promise<void> => {
+    const turn = queue.then(() => paceGroup(count));
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
 
   return {
     get pausedUntil() {
@@ -56,9 +76,13 @@ export function createPacer(rateLimitPerSecond: number | undefined): Pacer {
     },
     pace() {
       if (!interval && Date.now() >= pausedUntil) return undefined;
-      const turn = queue.then(paceOne);
-      queue = turn.catch(() => undefined);
-      return turn;
+      return queued(1);
+    },
+    async paceTogether(count) {
+      if (windowLimit && count > windowLimit) return false;
+      if (!interval && Date.now() >= pausedUntil) return true;
+      await queued(count);
+      return true;
     },
   };
 }

@@ -48,10 +48,24 @@ export interface SendOptions {
    * and never answers.
    */
   readonly answerWithinMs?: number;
+  /** Sends that leave without pacing: taken from `admitTogether`, one per send. */
+  readonly admission?: Admission;
+}
+
+/** Sends the pacer already let go as one group (`admitTogether`); each send takes one. */
+export interface Admission {
+  left: number;
 }
 
 export interface TargetHttp {
   send(request: ApiRequest, sendOptions?: SendOptions): Promise<Exchange>;
+  /**
+   * Waits until `count` requests may leave together under the profile's rate limit, and returns
+   * the options that let each of the next `count` sends go unpaced; when the limit allows fewer in
+   * a second, those options pace them as usual. A race check's copies, spaced by the pacer, would
+   * never be in flight together.
+   */
+  admitTogether(count: number): Promise<SendOptions>;
   /**
    * Sends a request built elsewhere (the client package under test) under the same rules as
    * `send`: profile origin only, paced, bounded in time, `429 Retry-After` honoured.
@@ -175,7 +189,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     request: Outgoing,
     scope: Set<WireCall> | undefined,
     stopped: () => boolean,
-    { answerWithinMs }: SendOptions,
+    { answerWithinMs, admission }: SendOptions,
   ): Promise<ApiResponse> {
     const { method, href } = request;
     if (stopped()) throw new TransportError(href, method, STOPPED);
@@ -187,8 +201,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         method,
         `not sent: the target already timed out ${stats.timeouts} times in this run`,
       );
-    const paced = pacer.pace();
-    if (paced) await paced;
+    if (admission && admission.left > 0) admission.left--;
+    else {
+      const paced = pacer.pace();
+      if (paced) await paced;
+    }
     if (stopped()) throw new TransportError(href, method, STOPPED);
     // The run deadline bounds every wait, headers and body alike: a hanging or dripping target
     // cannot hold a check past it.
@@ -319,7 +336,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           `answered 429 Too Many Requests ${asked}; waiting that long would pass the run deadline (--deadline), so it did not retry`,
         );
       pacer.pauseUntil(Date.now() + wait);
-      response = await once(request, scope, stopped, sendOptions);
+      // A retry is paced like any other send.
+      response = await once(request, scope, stopped, { ...sendOptions, admission: { left: 0 } });
     }
     return response;
   }
@@ -405,6 +423,9 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         return drained;
       },
       send: (request, sendOptions) => send(request, scope, stopped, sendOptions),
+      async admitTogether(count) {
+        return (await pacer.paceTogether(count)) ? { admission: { left: count } } : {};
+      },
       forward: (input) => forward(input, scope, stopped),
       scoped(signal) {
         const calls = new Set<WireCall>();
