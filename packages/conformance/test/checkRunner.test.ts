@@ -5,10 +5,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { observed } from '../src/checks/caseVerdict.js';
 import { defineCheck } from '../src/checks/check.js';
+import { createKeyedCreateLog } from '../src/checks/keyedCreateLog.js';
 import { findCheck } from '../src/checks/registry.js';
 import { RuleViolation } from '../src/checks/ruleViolation.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
-import { type CheckRunEnvironment, runCheck } from '../src/run/checkRunner.js';
+import { runCheck } from '../src/run/checkRunner.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import { planResources } from '../src/session/resourcePlan.js';
 import { createSession } from '../src/session/session.js';
@@ -17,82 +18,7 @@ import { createCoverageRecorder } from '../src/specCoverage/coverageRecorder.js'
 import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
 import type { TargetHttp } from '../src/transport/targetHttp.js';
-
-const TOKEN = 'svc_dev_key_fake_transport_token_0001';
-const profile: TargetProfile = {
-  name: 'fake',
-  baseUrl: 'http://fake.invalid/v1',
-  environment: 'development',
-  identities: { full: { token: TOKEN, scopes: scopeNames(), workspaces: 'all' } },
-  workspaces: { primary: '1042', secondary: '2001' },
-  billing: { skuCode: 'sku-1' },
-};
-
-/** A transport that answers every request from `answer`, recording what was sent; no network. */
-function fakeTransport(answer: (request: ApiRequest) => { status: number; body?: unknown }): TargetHttp & {
-  sent: ApiRequest[];
-} {
-  const sent: ApiRequest[] = [];
-  let log: Exchange[] = [];
-  const http: TargetHttp & { sent: ApiRequest[] } = {
-    sent,
-    origin: 'http://fake.invalid',
-    stats: { requests: 0, timeouts: 0, pausedUntil: 0 },
-    async send(request) {
-      sent.push(request);
-      const { status, body } = answer(request);
-      const bodyText = body === undefined ? '' : JSON.stringify(body);
-      const exchange: Exchange = {
-        request,
-        url: `http://fake.invalid/v1${request.path}`,
-        response: {
-          status,
-          headers: body === undefined ? {} : { 'content-type': 'application/json' },
-          bodyText,
-          json: body,
-          isJson: body !== undefined,
-          durationMs: 1,
-        },
-      };
-      log.push(exchange);
-      return exchange;
-    },
-    forward: () => Promise.reject(new Error('not used')),
-    admitTogether: async () => ({}),
-    drain() {
-      const drained = log;
-      log = [];
-      return drained;
-    },
-    cancelInFlight: () => undefined,
-    scoped: () => http,
-  };
-  return http;
-}
-
-function environmentWith(http: TargetHttp): CheckRunEnvironment {
-  const validator = createResponseValidator();
-  const session = createSession({
-    profile,
-    targetKind: 'real',
-    http,
-    plan: planResources(profile),
-    validator,
-    redactor: createSecretRedactor([TOKEN]),
-    coverage: createCoverageRecorder(),
-    depth: 3,
-    seed: 42,
-    concurrency: 1,
-  });
-  return {
-    session,
-    schemaAudit: createSchemaAudit(validator),
-    runDir: mkdtempSync(join(tmpdir(), 'conformance-check-runner-')),
-    recordedTarget: { target: '(profile object)', profileDigest: '0' },
-    replayCommand: (file) => `npx cloud-api-conformance --replay ${file} --target fake.yaml`,
-    recordCreated: () => undefined,
-  };
-}
+import { environmentWith, fakeTransport, fakeProfile as profile, TOKEN } from './fakeTarget.js';
 
 const ws1 = findCheck('WS-1 rejects a request without workspace_id on every operation (any 4xx)');
 const resp3 = findCheck('RESP-3 the bucket list is the list itself, a JSON array, not an envelope');

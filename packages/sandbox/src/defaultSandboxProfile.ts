@@ -86,5 +86,8 @@ export function defaultSandboxProfile(options: DefaultSandboxProfileOptions = {}
     },
     billing: { skuCode: 'cloud-vm-standard-2' },
     mutations: true,
+    // A local sandbox answers in milliseconds. The timeout is also when a client would retry a
+    // create whose answer it lost (IDEM-2's late retry waits for it): short keeps the run quick.
+    requestTimeoutMs: 3_000,
   };
 }

@@ -207,6 +207,20 @@ export const faultCatalogue = [
     description:
       'A replay with the same X-Idempotency-Key accepts a new operation (new record, second resource).',
   },
+  {
+    id: 'idempotency-answers-expire',
+    mechanism: 'cache-eviction',
+    rule: 'IDEM-2',
+    description:
+      'Answers to keyed requests are kept for 1 s only: a retry after a client timeout finds nothing and starts a second operation.',
+  },
+  {
+    id: 'idempotency-answers-lru',
+    mechanism: 'cache-eviction',
+    rule: 'IDEM-2',
+    description:
+      'Answers to keyed requests sit in a cache of the 2 latest keys: a retry that comes after other keyed requests finds nothing and starts a second operation.',
+  },
   // billing
   {
     id: 'gateway-ignores-billing-decision',
@@ -471,6 +485,13 @@ export const faultCatalogue = [
     rule: 'AUTH-3',
     mechanism: 'check-on-writes-only',
     description: 'The revocation list is checked by the write guard only: a revoked token still reads (GET).',
+  },
+  {
+    id: 'revocation-list-reload-gap',
+    rule: 'AUTH-3',
+    mechanism: 'non-transactional-write',
+    description:
+      'The revocation list is reloaded at every whole second by emptying it and filling it again: for its first 40 ms a revoked token is accepted.',
   },
   {
     id: 'token-lookup-strips-prefix',

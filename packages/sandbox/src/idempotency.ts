@@ -46,6 +46,11 @@ export function rememberAnswer(
   result: OperationResult,
 ): void {
   if (result.kind === 'json' && result.status >= 200 && result.status < 300) {
-    store.idempotentAnswers.set(key, { fingerprint, status: result.status, body: result.body });
+    store.idempotentAnswers.set(key, {
+      fingerprint,
+      status: result.status,
+      body: result.body,
+      storedAt: Date.now(),
+    });
   }
 }

@@ -4,6 +4,21 @@ import type { SandboxBehaviour } from './sandboxBehaviour.js';
 import type { SandboxStore } from './sandboxStore.js';
 import { storeRoundTrip } from './storeRoundTrip.js';
 
+/** The answers-expire fault: a TTL of a second, shorter than a client's request timeout. */
+const EXPIRES_AFTER_MS = 1_000;
+/** The answers-lru fault: a cache that holds the latest keys only. */
+const LRU_KEPT = 2;
+
+function forgetOlderThan(store: SandboxStore, ms: number): void {
+  const now = Date.now();
+  for (const [key, answer] of store.idempotentAnswers)
+    if (now - answer.storedAt > ms) store.idempotentAnswers.delete(key);
+}
+
+function forgetAllBut(store: SandboxStore, kept: number): void {
+  for (const key of [...store.idempotentAnswers.keys()].slice(0, -kept)) store.idempotentAnswers.delete(key);
+}
+
 /** Runs a request that carries an X-Idempotency-Key: `act` at most once per key and request. */
 export type KeyedExecution = (key: string, fingerprint: string, act: () => PendingResult) => PendingResult;
 
@@ -19,8 +34,10 @@ export function createKeyedExecution(store: SandboxStore, behaviour: SandboxBeha
   const keyed: KeyedExecution = (key, fingerprint, act) => {
     const remembered = (answer: OperationResult): OperationResult => {
       rememberAnswer(store, key, fingerprint, answer);
+      if (behaviour.fault === 'idempotency-answers-lru') forgetAllBut(store, LRU_KEPT);
       return answer;
     };
+    if (behaviour.fault === 'idempotency-answers-expire') forgetOlderThan(store, EXPIRES_AFTER_MS);
     if (behaviour.fault !== 'ignore-idempotency-key') {
       const replay = replayFor(store, key, fingerprint);
       if (replay)

@@ -129,6 +129,8 @@ export interface IdempotentAnswer {
   readonly fingerprint: string;
   readonly status: number;
   readonly body: unknown;
+  /** When it was stored (ms since the epoch): only the answers-expire fault reads it. */
+  readonly storedAt: number;
 }
 
 export const SANDBOX_ORGANIZATION = { id: 'org-sandbox-0001', name: 'Sandbox Organization' } as const;

@@ -230,6 +230,42 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 1,
     faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 2,
   },
+  'revocation-list-reload-gap': {
+    observe: async (h) => {
+      const statuses = new Set<number>();
+      const started = Date.now();
+      while (Date.now() - started < 1_200) {
+        statuses.add(
+          (await h.call('GET', paths.buckets, { authorization: `Bearer ${h.profile.revokedToken}` })).status,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return [...statuses].sort();
+    },
+    correct: (o) => !(o as number[]).includes(200),
+    faulty: (o) => (o as number[]).includes(200) && (o as number[]).some((s) => s === 401 || s === 403),
+  },
+  'idempotency-answers-expire': {
+    observe: async (h) => {
+      const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'late' });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const retried = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'late' });
+      return { same: first.text === retried.text, vms: h.sandbox.state.cloudVms.size };
+    },
+    correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 1,
+    faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 2,
+  },
+  'idempotency-answers-lru': {
+    observe: async (h) => {
+      const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'first' });
+      for (const key of ['second', 'third'])
+        await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: key });
+      const retried = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'first' });
+      return { same: first.text === retried.text, vms: h.sandbox.state.cloudVms.size };
+    },
+    correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 3,
+    faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 4,
+  },
   'gateway-ignores-billing-decision': {
     observe: (h) => createVm(h, { workspace: h.profile.workspaces.billingDenied ?? null }),
     correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',

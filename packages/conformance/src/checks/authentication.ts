@@ -9,13 +9,12 @@ import { operationRequest, usableOperations } from '../generate/operationRequest
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
-import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import { expectStatus, is2xx, isTokenRejection, RuleViolation } from './ruleViolation.js';
 
 const is401 = (status: number): boolean => status === 401;
 // The document says these tokens are rejected (revoked) or not valid (other environment) without
 // a status: 401 is the spec's choice, and a 403 rejects them as surely (A-REVOKED-TOKEN-STATUS,
 // A-OTHER-ENVIRONMENT-TOKEN).
-const isTokenRejection = (status: number): boolean => status === 401 || status === 403;
 
 const checks: Check[] = [];
 

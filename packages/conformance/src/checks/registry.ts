@@ -6,6 +6,7 @@ import { billingGatewayChecks } from './billingGateway.js';
 import type { Check } from './check.js';
 import { concurrentWritesChecks } from './concurrentWrites.js';
 import { errorsChecks } from './errors.js';
+import { heldOverTimeChecks } from './heldOverTime.js';
 import { isolationChecks } from './isolation.js';
 import { negativeDataChecks } from './negativeData.js';
 import { parameterArrivalChecks } from './parameterArrival.js';
@@ -39,6 +40,8 @@ const families: Readonly<Record<string, readonly Check[]>> = {
   stateRules: stateRulesChecks,
   workspaceForms: workspaceFormsChecks,
   workspaceId: workspaceIdChecks,
+  // Last: a create from early in the run is retried late, and a lapse has had time to show.
+  heldOverTime: heldOverTimeChecks,
 };
 
 /**

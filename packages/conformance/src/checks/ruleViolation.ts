@@ -26,6 +26,8 @@ export function expectStatus(
 
 export const is4xx = (status: number): boolean => status >= 400 && status < 500;
 export const is2xx = (status: number): boolean => status >= 200 && status < 300;
+/** How a token is refused: the document gives 401 for a bad token and 403 for one that may not act. */
+export const isTokenRejection = (status: number): boolean => status === 401 || status === 403;
 
 export function expectJsonObject(exchange: Exchange, what: string): Record<string, unknown> {
   const { response } = exchange;

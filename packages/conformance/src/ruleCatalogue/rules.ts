@@ -251,7 +251,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'Revoked tokens are rejected immediately on all later requests',
     quotes: ['Revoked tokens are rejected immediately on all later requests.'],
-    latitude: 'The document gives no status: 401 or 403 passes (A-REVOKED-TOKEN-STATUS).',
+    latitude:
+      'The document gives no status: 401 or 403 passes (A-REVOKED-TOKEN-STATUS). Besides one request per operation, reads with the revoked token go out every 20 ms for 1.2 s at the end of the run (as far apart as rateLimitPerSecond makes them), so a revocation that lapses for a moment in every second is met.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['revokedToken'],
@@ -271,6 +272,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'per-instance-state',
         how: 'Each instance keeps its own token cache and the revocation invalidates only the instance that handled it, so requests balanced to the others still pass.',
+      },
+      {
+        mechanism: 'non-transactional-write',
+        how: 'The revocation list is reloaded in the background by emptying it and filling it again, so for a moment in every reload each revoked token is accepted.',
       },
     ],
   },
@@ -640,7 +645,8 @@ export const rules: readonly RuleEntry[] = [
       'retrying with the same key after a network failure is safe.',
       'Idempotency: the same `X-Idempotency-Key` may be reused when retrying a VM create, delete or power request.',
     ],
-    latitude: 'Only identical requests are replayed (A-IDEMPOTENCY-KEY-FORMAT).',
+    latitude:
+      'Only identical requests are replayed (A-IDEMPOTENCY-KEY-FORMAT). How long a key is remembered is not shown (A-IDEMPOTENCY-RETENTION): at the end of the run a create accepted at most a minute before is retried once the requestTimeoutMs of the profile (default 10 s) has passed since its answer, with at least two other keys accepted in between, and must name the same operation and VM; a late retry refused with a 4xx is no verdict (nothing started twice, and a forgotten key cannot be told from a refused one).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true'],

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createIdentifierAudit, type IdentifierAudit } from '../checks/identifierAudit.js';
+import { createKeyedCreateLog } from '../checks/keyedCreateLog.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
@@ -18,7 +19,7 @@ import {
 } from '../targets/resolveTarget.js';
 import type { Exchange } from '../transport/exchange.js';
 import { proxyRoute, proxySecrets } from '../transport/proxyAgents.js';
-import { createTargetHttp } from '../transport/targetHttp.js';
+import { createTargetHttp, DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/targetHttp.js';
 import { IDLE_CONNECTION_MS } from '../transport/wireClient.js';
 import type { CheckRunEnvironment } from './checkRunner.js';
 import { shellQuoted } from './invocation.js';
@@ -80,10 +81,12 @@ export async function prepareRun(
     const coverage = createCoverageRecorder();
     const schemaAudit = createSchemaAudit(validator);
     const identifierAudit = createIdentifierAudit();
+    const keyedCreates = createKeyedCreateLog();
     const routed = routeExchanges(createOperationRoutes(validator.operations), [
       coverage,
       schemaAudit,
       identifierAudit,
+      keyedCreates,
     ]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
@@ -103,7 +106,7 @@ export async function prepareRun(
           }
         : routed,
       baseUrl: profile.baseUrl,
-      requestTimeoutMs: profile.requestTimeoutMs ?? 10_000,
+      requestTimeoutMs: profile.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       deadlineAt: settings.deadlineAt,
       maxInFlight: concurrency,
       ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
@@ -118,6 +121,7 @@ export async function prepareRun(
         validator,
         redactor,
         coverage,
+        keyedCreates,
         depth: settings.replay?.depth ?? settings.depth,
         seed: settings.replay?.seed ?? settings.seed,
         concurrency,
@@ -153,6 +157,8 @@ export async function prepareRun(
       },
       ...(settings.replay ? { replay: settings.replay } : {}),
       recordCreated(record) {
+        // A failure's re-run may be answered with a resource already recorded: listed once.
+        if (created.some((seen) => JSON.stringify(seen) === JSON.stringify(record))) return;
         created.push(record);
         // Also on disk as it happens: a run killed outright still leaves what it created.
         mkdirSync(settings.runDir, { recursive: true });

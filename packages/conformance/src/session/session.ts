@@ -1,4 +1,5 @@
 import type { OperationEntry } from '@cloud-api/spec';
+import type { KeyedCreateLog } from '../checks/keyedCreateLog.js';
 import type { TargetKind } from '../ruleCatalogue/index.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import type { ResponseValidator } from '../spec/responseValidator.js';
@@ -21,6 +22,8 @@ export interface SessionParts {
   readonly redactor: SecretRedactor;
   /** What the checks sent and saw of the spec. */
   readonly coverage: CoverageRecorder;
+  /** Every keyed create the run saw accepted (IDEM-2 retries one late). */
+  readonly keyedCreates: KeyedCreateLog;
   /** Runs per property. */
   readonly depth: number;
   /** The run's seed: every property draws its cases from it. */

@@ -90,6 +90,9 @@ export interface TargetHttp {
   readonly proxy?: { readonly origin: string; readonly variable: string } | undefined;
 }
 
+/** How long a request waits for its answer when the profile sets no requestTimeoutMs. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
 /** The longest `Retry-After` the suite waits for; a target asking for more fails the check instead. */
 export const MAX_RETRY_AFTER_MS = 30_000;
 const MAX_RATE_LIMIT_RETRIES = 3;
