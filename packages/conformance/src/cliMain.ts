@@ -124,6 +124,12 @@ const program = new Command()
   .addHelpText(
     'after',
     `
+Profiles:
+  A profile names the base URL, the identities with their tokens (\${VAR} reads the environment)
+  and the workspaces: see profiles/staging.example.yaml in @cloud-api/conformance. A run is
+  read-only unless the profile sets mutations: true: checks that create, delete or change
+  resources are skipped without it (and fail --strict unless declared in unsupportedRules).
+
 Exit codes:
   ${EXIT_CODES.passed}    passed: every selected check finished, no MUST rule failed (with --strict: every
        rule also had evidence and every skip is declared in unsupportedRules)

@@ -334,3 +334,13 @@ describe('a report that cannot be written', () => {
     expect(existsSync(join(out, 'conformance-report.json'))).toBe(true);
   });
 });
+
+describe('--help', () => {
+  it('says a run is read-only without mutations: true, and names an example profile the package ships', async () => {
+    const run = await runCli(['--help'], { timeoutMs: 30_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/read-only unless the profile sets mutations: true/);
+    const example = /see (profiles\/\S+\.yaml) in @cloud-api\/conformance/.exec(run.stdout)?.[1];
+    expect(example && existsSync(join(import.meta.dirname, '..', example))).toBe(true);
+  });
+});
