@@ -57,15 +57,24 @@ const profile = JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8')) as T
 const sandboxModule = await loadSandboxModule();
 const target = await startBenchTarget(sandboxModule, profile);
 
+/** The family of checks that must see time pass (src/checks/heldOverTime.ts). */
+const HELD_OVER_TIME = 'checks/heldOverTime.ts';
+
 async function suiteRun(on: BenchTarget) {
   on.reset();
   let firstCheck = Number.NaN;
   let lastCheck = Number.NaN;
+  // The checks held over time wait on purpose (reads spread over 1.2 s, a retry once the request
+  // timeout has passed): their time is left out of both figures; their few requests stay in.
+  let heldMs = 0;
   const timing: Reporter = {
     name: 'bench-timing',
     onEvent(event) {
       if (event.type === 'check-start' && Number.isNaN(firstCheck)) firstCheck = performance.now();
-      if (event.type === 'check-end') lastCheck = performance.now();
+      if (event.type === 'check-end') {
+        lastCheck = performance.now();
+        if (event.result.file === HELD_OVER_TIME) heldMs += event.result.durationMs;
+      }
     },
   };
   const started = performance.now();
@@ -79,8 +88,8 @@ async function suiteRun(on: BenchTarget) {
     print: () => undefined,
   });
   return {
-    wholeMs: performance.now() - started,
-    checksMs: lastCheck - firstCheck,
+    wholeMs: performance.now() - started - heldMs,
+    checksMs: lastCheck - firstCheck - heldMs,
     requests: on.served(),
     passed: result.outcome.totals.passed,
     failed: result.outcome.totals.failed,
