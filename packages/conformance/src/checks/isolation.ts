@@ -176,7 +176,8 @@ checks.push(
             }
             if (c.op.operationId === 'updateNatPortForwardingRule') {
               if (!natBefore) return notApplicable(`${c.what} could not be read through its own workspace`);
-              await expectNatRuleUnchanged(session, natBefore, exchange, c.what);
+              const unattributable = await expectNatRuleUnchanged(session, natBefore, exchange, c.what);
+              if (unattributable) return unattributable;
             }
             return observed;
           },

@@ -3,6 +3,7 @@ import { NAT_RULE_FIELDS } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
+import { type CaseVerdict, notApplicable } from './caseVerdict.js';
 import type { CheckContext, PropertyOptions } from './check.js';
 import { expectJsonObject, RuleViolation } from './ruleViolation.js';
 
@@ -42,23 +43,44 @@ export function natRuleChanges(before: NatRuleFields, after: NatRuleFields): str
   );
 }
 
-/** A refused update must have changed nothing: the rule, read again, must still read as `before`. */
+/** The fields a request's body sets; undefined when the body is no JSON object (any field may be hit). */
+function fieldsSent(request: Exchange['request']): Set<string> | undefined {
+  try {
+    const body: unknown = JSON.parse(request.body ?? '');
+    return body && typeof body === 'object' && !Array.isArray(body) ? new Set(Object.keys(body)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A refused update must have changed nothing: the rule, read again, must still read as `before`.
+ * A partial update can change only the fields it sends, so a change in those fails; a change only
+ * in fields it did not send is not this request's doing (a stale read, another writer) and is no
+ * verdict either way: the returned case says why.
+ */
 export async function expectNatRuleUnchanged(
   session: Session,
   before: NatRuleFields,
   refused: Exchange,
   what: string,
-): Promise<void> {
+): Promise<CaseVerdict | undefined> {
   const after = await readNatRule(session);
-  const changes = after ? natRuleChanges(before, after) : [];
-  if (changes.length > 0)
-    throw new RuleViolation(
-      `the update was refused (${refused.response.status}) but ${what} changed: ${changes.join(', ')}`,
-      refused,
+  if (!after) return undefined;
+  const changed = NAT_RULE_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  if (changed.length === 0) return undefined;
+  const sent = fieldsSent(refused.request);
+  const changes = natRuleChanges(before, after);
+  if (sent && !changed.some((field) => sent.has(field)))
+    return notApplicable(
+      `${what} reads differently after the refused update, but only in fields it did not send (${changes.join(', ')}): a stale read or another writer, not this request`,
     );
+  throw new RuleViolation(
+    `the update was refused (${refused.response.status}) but ${what} changed: ${changes.join(', ')}`,
+    refused,
+  );
 }
 
-/** The rule does not read as it did before the check changed it; the message says how. */
 export class NatRuleNotRestored extends Error {}
 
 /** What the report says of a rule a check changed and could not put back. */

@@ -62,7 +62,8 @@ checks.push(
             if (op.operationId === 'updateNatPortForwardingRule') {
               if (!natBefore)
                 return notApplicable('the NAT rule could not be read, so "changed nothing" is unseen');
-              await expectNatRuleUnchanged(session, natBefore, exchange, 'the rule');
+              const unattributable = await expectNatRuleUnchanged(session, natBefore, exchange, 'the rule');
+              if (unattributable) return unattributable;
             }
             return observed;
           },
