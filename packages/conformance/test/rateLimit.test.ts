@@ -48,6 +48,10 @@ async function rateLimitingTarget(options: { limited: number; retryAfter: string
   return { server, arrivals, baseUrl: `${server.origin}/v1` };
 }
 
+/** The transport as a run at `rateLimitPerSecond: 20` has it. */
+const pacedAt20 = (baseUrl: string, maxInFlight: number) =>
+  createTargetHttp({ baseUrl, requestTimeoutMs: 5000, rateLimitPerSecond: 20, maxInFlight });
+
 const listBuckets = {
   method: 'GET',
   path: '/object-storage/buckets',
@@ -166,12 +170,7 @@ describe('429 and the rate limit in the transport', () => {
   it('never sends more than rateLimitPerSecond requests in any second, whether sent one by one or at once', async () => {
     const target = await rateLimitingTarget({ limited: 0, retryAfter: '1' });
     try {
-      const http = createTargetHttp({
-        baseUrl: target.baseUrl,
-        requestTimeoutMs: 5000,
-        rateLimitPerSecond: 20,
-        maxInFlight: 15,
-      });
+      const http = pacedAt20(target.baseUrl, 15);
       await Promise.all(Array.from({ length: 15 }, () => http.send(listBuckets)));
       for (let i = 0; i < 15; i++) {
         if (i % 2 === 0) await http.send(listBuckets);
@@ -195,12 +194,7 @@ describe('429 and the rate limit in the transport', () => {
   it('lets a group admitted together leave at once, and still never more than rateLimitPerSecond in any second', async () => {
     const target = await rateLimitingTarget({ limited: 0, retryAfter: '1' });
     try {
-      const http = createTargetHttp({
-        baseUrl: target.baseUrl,
-        requestTimeoutMs: 5000,
-        rateLimitPerSecond: 20,
-        maxInFlight: 4,
-      });
+      const http = pacedAt20(target.baseUrl, 4);
       const groupArrivals: number[][] = [];
       for (let round = 0; round < 8; round++) {
         // Single sends before and after each group, so a group sits at both ends of some window.
