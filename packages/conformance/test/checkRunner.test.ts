@@ -1,23 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { observed } from '../src/checks/caseVerdict.js';
 import { defineCheck } from '../src/checks/check.js';
-import { createKeyedCreateLog } from '../src/checks/keyedCreateLog.js';
 import { findCheck } from '../src/checks/registry.js';
 import { RuleViolation } from '../src/checks/ruleViolation.js';
-import { createSchemaAudit } from '../src/checks/schemaAudit.js';
 import { runCheck } from '../src/run/checkRunner.js';
-import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
-import { planResources } from '../src/session/resourcePlan.js';
-import { createSession } from '../src/session/session.js';
-import { createResponseValidator } from '../src/spec/responseValidator.js';
-import { createCoverageRecorder } from '../src/specCoverage/coverageRecorder.js';
-import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
-import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
-import type { TargetHttp } from '../src/transport/targetHttp.js';
 import { environmentWith, fakeTransport, fakeProfile as profile, TOKEN } from './fakeTarget.js';
 
 const ws1 = findCheck('WS-1 rejects a request without workspace_id on every operation (any 4xx)');
