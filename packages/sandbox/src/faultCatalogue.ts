@@ -581,6 +581,13 @@ export const faultCatalogue = [
       'The X-Idempotency-Key is looked up, then the store round trip, then the create and the stored answer: a copy of the request arriving meanwhile finds no answer either, and both create a VM.',
   },
   {
+    id: 'delete-state-check-then-act',
+    rule: 'STATE-1',
+    mechanism: 'check-then-act-race',
+    description:
+      "A GPU VM's state is read, then the store round trip, then it is set to deleting: two deletes of one VM arriving together both pass the check and both are accepted as operations of their own.",
+  },
+  {
     id: 'vm-id-read-then-write',
     rule: 'CONC-2',
     mechanism: 'non-atomic-id',

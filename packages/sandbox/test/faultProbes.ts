@@ -245,6 +245,17 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => !(o as number[]).includes(200),
     faulty: (o) => (o as number[]).includes(200) && (o as number[]).some((s) => s === 401 || s === 403),
   },
+  'delete-state-check-then-act': {
+    observe: async (h) => {
+      const path = paths.gpuVm(deletableVm(h));
+      const answers = await Promise.all(
+        ['one', 'two'].map((key) => h.call('DELETE', path, { idempotencyKey: `delete-${key}` })),
+      );
+      return answers.map((a) => a.status).sort();
+    },
+    correct: (o) => JSON.stringify(o) === '[202,409]',
+    faulty: (o) => JSON.stringify(o) === '[202,202]',
+  },
   'idempotency-answers-expire': {
     observe: async (h) => {
       const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'late' });

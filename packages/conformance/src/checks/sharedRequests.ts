@@ -19,17 +19,36 @@ export function acceptedRelease(session: Session): Promise<{ exchange: Exchange;
   );
 }
 
-/** The one accepted delete of the run, shared by the checks that judge its answer and its aftermath. */
-export function acceptedDelete(session: Session): Promise<{ exchange: Exchange; vmId: string }> {
+/** The run's delete of one GPU VM: the answer the checks judge, and the copy sent with it. */
+export interface AcceptedDelete {
+  /** The delete the target accepted (202), or the first when it accepted neither. */
+  readonly exchange: Exchange;
+  readonly vmId: string;
+  /** A second delete of the same VM with a key of its own, sent at the same moment (STATE-1 judges it). */
+  readonly together: Exchange;
+}
+
+/**
+ * The one accepted delete of the run, shared by the checks that judge its answer and its
+ * aftermath. It goes out with a second delete of the same VM, with its own key, at the same
+ * moment: a target that checks the VM's state and then sets it in two steps accepts both.
+ */
+export function acceptedDelete(session: Session): Promise<AcceptedDelete> {
   const vmId = session.plan.deleteAccept;
   if (!vmId) throw new SkipSignal('profile lists no resources.deletableGpuVmIds');
-  return session.once('delete', () =>
-    session.http
-      .send(
-        operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: vmId } }),
-      )
-      .then((exchange) => ({ exchange, vmId })),
-  );
+  return session.once('delete', async () => {
+    const op = session.operation('deleteGpuVm');
+    const admitted = await session.http.admitTogether(2);
+    const [first, second] = (await Promise.all(
+      [0, 1].map(() =>
+        session.http.send(operationRequest(op, session, 'probe', { pathIds: { vm_id: vmId } }), admitted),
+      ),
+    )) as [Exchange, Exchange];
+    const secondWon = second.response.status === 202 && first.response.status !== 202;
+    return secondWon
+      ? { exchange: second, vmId, together: first }
+      : { exchange: first, vmId, together: second };
+  });
 }
 
 /** The one create of the run; `record` is told the VM it made (the document shows no cloud VM delete). */

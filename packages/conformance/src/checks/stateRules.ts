@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
+import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { RuleViolation } from './ruleViolation.js';
@@ -13,6 +14,8 @@ interface ConsumedCase {
   consume(): Promise<{ exchange: Exchange; id: string }>;
   /** Whether the consuming request was accepted, so the resource is really consumed. */
   accepted(status: number): boolean;
+  /** A copy sent together with the consuming request that was accepted as an operation of its own. */
+  acceptedTwice?(): Promise<RuleViolation | undefined>;
   again(id: string): Promise<Exchange>;
 }
 
@@ -26,6 +29,17 @@ function consumedCases(session: Session): ConsumedCase[] {
         return { exchange, id: vmId };
       },
       accepted: (status) => status === 202,
+      async acceptedTwice() {
+        const { exchange, together } = await acceptedDelete(session);
+        const [one, two] = [acceptanceIds(exchange), acceptanceIds(together)];
+        if (exchange.response.status !== 202 || together.response.status !== 202 || !one || !two)
+          return undefined;
+        if (one.operationId === two.operationId) return undefined;
+        return new RuleViolation(
+          `two deletes of one GPU VM sent at the same moment, each with its own X-Idempotency-Key, were both accepted, as ${describeAcceptance(one)} and ${describeAcceptance(two)}: the VM's state was checked before either set it, so it is being deleted twice (one should be refused with 409)`,
+          together,
+        );
+      },
       // A new key: a replay with the same key is IDEM-2's business.
       again: (id) =>
         session.http.send(
@@ -72,6 +86,8 @@ checks.push(
             return notApplicable(
               `the first request for ${c.what} answered ${first.response.status}, so nothing was consumed`,
             );
+          const twice = c.acceptedTwice ? await c.acceptedTwice() : undefined;
+          if (twice) throw twice;
           const exchange = await c.again(id);
           const { status } = exchange.response;
           if (status !== 404 && status !== 409)

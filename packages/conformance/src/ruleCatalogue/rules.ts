@@ -1029,7 +1029,7 @@ export const rules: readonly RuleEntry[] = [
       '404 Not Found | The resource was not found.',
     ],
     latitude:
-      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
+      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused or answered with the same operation, not accepted as another. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
@@ -1037,6 +1037,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'soft-delete-not-filtered',
         how: 'Released IPs and deleted VMs are kept as soft-deleted rows the lookup does not filter, so a second release or delete is accepted again.',
+      },
+      {
+        mechanism: 'check-then-act-race',
+        how: 'The VM state is read, then the store round trip, then it is set to deleting, so two deletes arriving together both pass the check and start two delete operations.',
       },
       {
         mechanism: 'idempotent-delete',

@@ -1,6 +1,12 @@
-import { errorResult, jsonResult } from '../operationResult.js';
+import { errorResult, jsonResult, type OperationResult } from '../operationResult.js';
+import { storeRoundTrip } from '../storeRoundTrip.js';
 import { acceptanceRecord } from './acceptanceRecord.js';
-import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
+import {
+  NOT_FOUND_DETAIL,
+  type OperationHandler,
+  type OperationRequest,
+  type SandboxServices,
+} from './operationContext.js';
 import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
 export const deleteGpuVm: OperationHandler = (request, services) => {
@@ -18,7 +24,19 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
   if (vm.state === 'deleting') {
     return errorResult(409, `GPU VM ${vmId} is already being deleted.`);
   }
+  // The fault reads the state, then the store round trip, then writes it: a delete arriving meanwhile passes the check too.
+  if (behaviour.fault === 'delete-state-check-then-act')
+    return storeRoundTrip().then(() => {
+      vm.state = 'deleting';
+      return accepted(vmId, request, services);
+    });
   vm.state = 'deleting';
+  return accepted(vmId, request, services);
+};
+
+/** The delete accepted: an operation record stored and answered 202. */
+function accepted(vmId: string, request: OperationRequest, services: SandboxServices): OperationResult {
+  const { store, behaviour } = services;
   // VM states are not shown: under this variant an accepted delete removes the VM at once.
   if (behaviour.variant === 'deleted-vm-gone-404') store.gpuVms.delete(vmId);
   const record = acceptanceRecord(
@@ -32,4 +50,4 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
     kind: 'delete-gpu-vm',
   });
   return jsonResult(202, record);
-};
+}
