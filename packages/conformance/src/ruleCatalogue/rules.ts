@@ -1039,16 +1039,12 @@ export const rules: readonly RuleEntry[] = [
         how: 'Released IPs and deleted VMs are kept as soft-deleted rows the lookup does not filter, so a second release or delete is accepted again.',
       },
       {
-        mechanism: 'check-then-act-race',
-        how: 'The VM state is read, then the store round trip, then it is set to deleting, so two deletes arriving together both pass the check and start two delete operations.',
-      },
-      {
         mechanism: 'idempotent-delete',
         how: 'Delete and release are idempotent by design and answer a fresh 202 or 204 for a resource the run already consumed.',
       },
       {
         mechanism: 'check-then-act-race',
-        how: 'The state is checked, then the handler awaits, then the state is written, so two releases of the same IP in flight both pass the check and both answer 204.',
+        how: 'The state is checked, then the handler awaits, then the state is written, so two deletes of one VM (or two releases of one IP) in flight both pass the check and both are accepted.',
       },
       {
         mechanism: 'stale-cache',
