@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
@@ -7,7 +8,12 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/targetHttp.js';
 import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
-import { type KeyedAcceptance, type LateRetryWindow, lateRetryCandidate } from './keyedCreateLog.js';
+import {
+  type KeyedAcceptance,
+  type LateRetryWindow,
+  lateRetryCandidate,
+  otherKeysAfter,
+} from './keyedCreateLog.js';
 import { expectStatus, is2xx, isTokenRejection, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
@@ -27,20 +33,8 @@ export function lateRetryWindow(session: Session): LateRetryWindow {
 }
 
 /** Resolves after `ms`, or at once when the check is stopped (its next send is then refused). */
-function waitUnlessStopped(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    // Removed once the wait is over: a check waits many times on one signal.
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
+const waitUnlessStopped = (ms: number, signal: AbortSignal): Promise<void> =>
+  wait(ms, undefined, { signal }).catch(() => undefined);
 
 /** A run that accepted too few keyed creates (one rule, one shard) makes its own: one and then others. */
 async function ownAcceptances(
@@ -122,8 +116,7 @@ checks.push(
           const wait = candidate.answeredAt + window.horizonMs - Date.now();
           if (wait > 0) await waitUnlessStopped(wait, t.signal);
           const log = session.keyedCreates.acceptances();
-          const keysBetween = new Set(log.slice(log.indexOf(candidate) + 1).map((later) => later.key));
-          keysBetween.delete(candidate.key);
+          const keysBetween = otherKeysAfter(log, log.indexOf(candidate));
           const retried = await session.http.send(candidate.exchange.request);
           const seconds = ((Date.now() - candidate.answeredAt) / 1000).toFixed(1);
           const ids = acceptanceIds(retried);
@@ -137,7 +130,7 @@ checks.push(
             return observed;
           if (ids.vmId !== candidate.ids.vmId) t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
           throw new RuleViolation(
-            `a create accepted as ${describeAcceptance(candidate.ids)} was retried ${seconds} s later with the same X-Idempotency-Key and request, after ${keysBetween.size} other keys were accepted, and answered with ${describeAcceptance(ids)}: the key was forgotten, so a client's retry after a network failure (no sooner than its ${window.horizonMs / 1000} s request timeout) starts a second operation`,
+            `a create accepted as ${describeAcceptance(candidate.ids)} was retried ${seconds} s later with the same X-Idempotency-Key and request, after ${keysBetween} other keys were accepted, and answered with ${describeAcceptance(ids)}: the key was forgotten, so a client's retry after a network failure (no sooner than its ${window.horizonMs / 1000} s request timeout) starts a second operation`,
             retried,
           );
         },

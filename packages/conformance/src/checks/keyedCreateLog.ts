@@ -69,10 +69,15 @@ export function lateRetryCandidate(
   window: LateRetryWindow,
   at: number,
 ): KeyedAcceptance | undefined {
-  return acceptances.find((acceptance, index) => {
-    if (at - acceptance.answeredAt > window.capMs) return false;
-    const keysAfter = new Set(acceptances.slice(index + 1).map((later) => later.key));
-    keysAfter.delete(acceptance.key);
-    return keysAfter.size >= window.between;
-  });
+  return acceptances.find(
+    (acceptance, index) =>
+      at - acceptance.answeredAt <= window.capMs && otherKeysAfter(acceptances, index) >= window.between,
+  );
+}
+
+/** How many other keys were accepted after the one at `index` (its own key again is not another). */
+export function otherKeysAfter(acceptances: readonly KeyedAcceptance[], index: number): number {
+  const keys = new Set(acceptances.slice(index + 1).map((later) => later.key));
+  keys.delete(acceptances[index]?.key ?? '');
+  return keys.size;
 }

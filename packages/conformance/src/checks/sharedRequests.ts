@@ -1,8 +1,10 @@
 import { operationRequest } from '../generate/operationRequest.js';
+import { plainOverlap } from '../generate/overlap.js';
 import type { Session } from '../session/session.js';
 import { SkipSignal } from '../session/skipSignal.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable } from './caseVerdict.js';
+import { sendOverlapping } from './overlappingRequests.js';
 
 /** The one release of the run: RESP-2 reads its answer, STATE-1 releases the same IP again. */
 export function acceptedRelease(session: Session): Promise<{ exchange: Exchange; ipId: string }> {
@@ -37,13 +39,11 @@ export function acceptedDelete(session: Session): Promise<AcceptedDelete> {
   const vmId = session.plan.deleteAccept;
   if (!vmId) throw new SkipSignal('profile lists no resources.deletableGpuVmIds');
   return session.once('delete', async () => {
-    const op = session.operation('deleteGpuVm');
-    const admitted = await session.http.admitTogether(2);
-    const [first, second] = (await Promise.all(
-      [0, 1].map(() =>
-        session.http.send(operationRequest(op, session, 'probe', { pathIds: { vm_id: vmId } }), admitted),
-      ),
-    )) as [Exchange, Exchange];
+    const request = () =>
+      operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: vmId } });
+    const [first, second] = (await sendOverlapping(session, plainOverlap(2), [request(), request()])).map(
+      (timed) => timed.exchange,
+    ) as [Exchange, Exchange];
     const secondWon = second.response.status === 202 && first.response.status !== 202;
     return secondWon
       ? { exchange: second, vmId, together: first }

@@ -14,8 +14,8 @@ interface ConsumedCase {
   consume(): Promise<{ exchange: Exchange; id: string }>;
   /** Whether the consuming request was accepted, so the resource is really consumed. */
   accepted(status: number): boolean;
-  /** A copy sent together with the consuming request that was accepted as an operation of its own. */
-  acceptedTwice?(): Promise<RuleViolation | undefined>;
+  /** Fails when a copy sent together with the consuming request was accepted as an operation of its own. */
+  expectAcceptedOnce?(): Promise<void>;
   again(id: string): Promise<Exchange>;
 }
 
@@ -29,13 +29,12 @@ function consumedCases(session: Session): ConsumedCase[] {
         return { exchange, id: vmId };
       },
       accepted: (status) => status === 202,
-      async acceptedTwice() {
+      async expectAcceptedOnce() {
         const { exchange, together } = await acceptedDelete(session);
         const [one, two] = [acceptanceIds(exchange), acceptanceIds(together)];
-        if (exchange.response.status !== 202 || together.response.status !== 202 || !one || !two)
-          return undefined;
-        if (one.operationId === two.operationId) return undefined;
-        return new RuleViolation(
+        const bothAccepted = exchange.response.status === 202 && together.response.status === 202;
+        if (!bothAccepted || !one || !two || one.operationId === two.operationId) return;
+        throw new RuleViolation(
           `two deletes of one GPU VM sent at the same moment, each with its own X-Idempotency-Key, were both accepted, as ${describeAcceptance(one)} and ${describeAcceptance(two)}: the VM's state was checked before either set it, so it is being deleted twice (one should be refused with 409)`,
           together,
         );
@@ -86,8 +85,7 @@ checks.push(
             return notApplicable(
               `the first request for ${c.what} answered ${first.response.status}, so nothing was consumed`,
             );
-          const twice = c.acceptedTwice ? await c.acceptedTwice() : undefined;
-          if (twice) throw twice;
+          await c.expectAcceptedOnce?.();
           const exchange = await c.again(id);
           const { status } = exchange.response;
           if (status !== 404 && status !== 409)
