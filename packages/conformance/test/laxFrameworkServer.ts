@@ -34,6 +34,11 @@ export interface LaxFrameworkChoices {
    * alone answers every workspace with the first list it read.
    */
   readonly bucketList?: 'own' | 'cached-per-route';
+  /**
+   * `fresh`: the restore as stored. `url-cached`: a response cache keyed by the URL as sent, in
+   * front of a restore that moves on (queued, running, succeeded) each time the store is read.
+   */
+  readonly restoreReads?: 'fresh' | 'url-cached';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -153,6 +158,13 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
     status: 'succeeded',
   };
   let cachedList: unknown[] | undefined;
+  const restoreStates = ['queued', 'running', 'succeeded'] as const;
+  let restoreReads = 0;
+  const restoreAnswers = new Map<string, unknown>();
+  const storedRestore = () =>
+    choices.restoreReads === 'url-cached'
+      ? { ...restore, status: restoreStates[Math.min(restoreReads++, restoreStates.length - 1)] }
+      : restore;
   const natPath = `/v1/networking/vpcs/${LAX_RULE.vpcId}/nat-gateways/${LAX_RULE.natGatewayId}/port-forwarding-rules/`;
   return listenLocally(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -181,10 +193,14 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       await readBody(req);
       return json(res, 200, { allowed: true });
     }
-    if (req.method === 'GET' && restoreId !== undefined)
-      return restoreId === LAX_RESTORE && workspace === '1042'
-        ? json(res, 200, choices.recordIds === 'row-ids' ? { ...restore, restore_id: '7' } : restore)
-        : json(res, 404, { detail: 'no such restore' });
+    if (req.method === 'GET' && restoreId !== undefined) {
+      if (restoreId !== LAX_RESTORE || workspace !== '1042')
+        return json(res, 404, { detail: 'no such restore' });
+      if (choices.recordIds === 'row-ids') return json(res, 200, { ...restore, restore_id: '7' });
+      const key = req.url ?? '';
+      if (!restoreAnswers.has(key)) restoreAnswers.set(key, storedRestore());
+      return json(res, 200, restoreAnswers.get(key));
+    }
     if (ruleId !== undefined) {
       const text = await readBody(req);
       if (ruleId !== LAX_RULE.ruleId || workspace !== '1042')

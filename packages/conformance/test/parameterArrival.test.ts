@@ -172,6 +172,12 @@ describe('PARAM-1 against an independent server built on web-framework parsing c
     expect(verdict.state).toBe('passed');
   });
 
+  it('passes one whose restore reads come from a cache keyed by the URL as sent, while the restore moves on: the same record in another state is no misread', async () => {
+    const verdict = await verdictOf({ ...STRICT_CHOICES, restoreReads: 'url-cached' });
+    expect(verdict.messages).toBe('');
+    expect(verdict.state).toBe('passed');
+  });
+
   it.each([
     ['a 32-bit cast of workspace_id', { workspaceId: 'int32-cast' }, /2\^32.*read as "1042"/],
     ['a body validated on a converted copy and stored raw', { body: 'validated-copy' }, /must be stored as/],

@@ -105,28 +105,53 @@ function parsedBody(exchange: Exchange): unknown {
   return exchange.response.isJson ? exchange.response.json : exchange.response.bodyText;
 }
 
+/**
+ * One way two answers differ. `field` names the record field that differs; without one, the status
+ * code, the list or the whole body differs.
+ */
+interface Difference {
+  readonly field?: string;
+  readonly text: string;
+}
+
 /** Where two answers differ: the status, the members of a list, or the fields of a record. */
-function differences(a: Exchange, b: Exchange): string[] {
-  if (a.response.status !== b.response.status) return [`status ${a.response.status} → ${b.response.status}`];
+function differences(a: Exchange, b: Exchange): Difference[] {
+  if (a.response.status !== b.response.status)
+    return [{ text: `status ${a.response.status} → ${b.response.status}` }];
   const x = parsedBody(a);
   const y = parsedBody(b);
   if (Array.isArray(x) && Array.isArray(y)) {
     return listContent(x) === listContent(y)
       ? []
-      : [`a list of ${x.length} item(s) → a list of ${y.length} item(s) that differ`];
+      : [{ text: `a list of ${x.length} item(s) → a list of ${y.length} item(s) that differ` }];
   }
   if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
     const left = x as Record<string, unknown>;
     const right = y as Record<string, unknown>;
     return [...new Set([...Object.keys(left), ...Object.keys(right)])]
       .filter((key) => canonicalJson(left[key]) !== canonicalJson(right[key]))
-      .map((key) => `${key} ${JSON.stringify(left[key])} → ${JSON.stringify(right[key])}`);
+      .map((key) => ({
+        field: key,
+        text: `${key} ${JSON.stringify(left[key])} → ${JSON.stringify(right[key])}`,
+      }));
   }
-  return canonicalJson(x) === canonicalJson(y) ? [] : ['the body'];
+  return canonicalJson(x) === canonicalJson(y) ? [] : [{ text: 'the body' }];
 }
 
-/** The field a difference names (`status` for a status line), to drop those that change by themselves. */
-const fieldOf = (difference: string): string => difference.split(' ')[0] ?? difference;
+/**
+ * Whether a difference shows that another record or workspace was read: another status code, list
+ * or body, or another value in a field that names the record (its workspace or organization, or a
+ * field that held an id the request named). Other fields (a status, a timestamp, a target VM) can
+ * differ between two reads of one record.
+ */
+function namesAnotherRecord(difference: Difference, named: ReadonlySet<string>, record: unknown): boolean {
+  const { field } = difference;
+  if (field === undefined || field === 'workspace_id' || field === 'organization_id') return true;
+  const held = record && typeof record === 'object' ? (record as Record<string, unknown>)[field] : undefined;
+  return typeof held === 'string' && named.has(held);
+}
+
+const listed = (found: readonly Difference[]): string => found.map((d) => d.text).join('; ');
 
 function describe(c: ParameterCase): string {
   return `${c.parameter} ${JSON.stringify(c.value)} ${c.form.twice ? 'given twice' : `with ${c.form.kind}`} (sent as ${c.form.encoded})`;
@@ -189,13 +214,22 @@ checks.push(
           if (changed.length > 0) {
             // Fields that change between two well-formed reads (a status, an updated_at) say nothing.
             const again = await session.http.send(wellFormed(op, session));
-            const moving = new Set(differences(real, again).map(fieldOf));
-            changed = changed.filter((d) => !moving.has(fieldOf(d)));
+            // A whole answer that moves (another status, list or body) makes every such difference moot.
+            const key = (d: Difference) => d.field ?? 'the whole answer';
+            const moving = new Set(differences(real, again).map(key));
+            changed = changed.filter((d) => !moving.has(key(d)));
           }
           if (changed.length > 0) {
             if (c.form.reading === 'other') return observed;
+            // The same record (every id agrees) in another state is a read at another moment, or a
+            // cache keyed by the URL's spelling: no sign of which value was read.
+            const named = new Set([...Object.values(pathIdsFor(op, session, 'positive') ?? {}), c.value]);
+            if (!changed.some((d) => namesAnotherRecord(d, named, parsedBody(real))))
+              return notApplicable(
+                `${c.operationId} answered ${describe(c)} with the same record in another state (${listed(changed)}): a change between the reads or a cache keyed by the URL, not a value read as another`,
+              );
             throw new RuleViolation(
-              `${c.operationId} served ${describe(c)} with ${status}, but not as ${JSON.stringify(c.value)}: ${changed.join('; ')}. It must be refused, or read as exactly the value it spells`,
+              `${c.operationId} served ${describe(c)} with ${status}, but not as ${JSON.stringify(c.value)}: ${listed(changed)}. It must be refused, or read as exactly the value it spells`,
               exchange,
             );
           }
