@@ -1,6 +1,8 @@
+import { loadOpenApiDocument, operationCatalogue } from '@cloud-api/spec';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../src/reporters/junitReport.js';
 import { renderTable } from '../src/reporters/tableReport.js';
+import { rules } from '../src/ruleCatalogue/index.js';
 import type { RunOutcome, TestOutcome } from '../src/run/outcome.js';
 import { exitCodeOf, gateOf, ruleOutcomes, totalsOf, verdictOf } from '../src/run/verdict.js';
 import { runCoverage } from '../src/specCoverage/coverageReport.js';
@@ -169,5 +171,23 @@ describe('reports', () => {
       'type="must-violation" message="[WS-2] GET /x answered 200, expected 403 &lt;&amp;&gt;"',
     );
     expect(xml).toContain('<skipped message="no &quot;revoked&quot; token"/>');
+  });
+});
+
+describe('coverage in the table', () => {
+  const nothingSeen = runCoverage(operationCatalogue(loadOpenApiDocument()), []);
+  const withCoverage = (outcome: RunOutcome): RunOutcome => ({ ...outcome, coverage: nothingSeen });
+
+  it('lists what each operation left unobserved after a run of every rule', () => {
+    const table = renderTable(withCoverage(outcomeOf(rules.map((rule) => test(rule.id, 'passed')))));
+    expect(table).toMatch(/^ {2}createCloudVm: responses not observed: 202/m);
+    expect(table).not.toMatch(/this run checked/);
+  });
+
+  it('prints only the totals after a run of some rules (a replay, --rules, a shard), saying why', () => {
+    const table = renderTable(withCoverage(outcomeOf([test('WS-1', 'passed')])));
+    expect(table).toMatch(/^Coverage: 0 of \d+ documented/m);
+    expect(table).toContain(`(this run checked 1 of the ${rules.length} rules;`);
+    expect(table).not.toMatch(/responses not observed/);
   });
 });

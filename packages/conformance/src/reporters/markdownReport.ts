@@ -2,7 +2,7 @@ import type { Reporter } from '../run/events.js';
 import type { RunOutcome } from '../run/outcome.js';
 import { coverageLines } from '../specCoverage/coverageReport.js';
 import { outcomeReporter } from './reportContext.js';
-import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
+import { partialRunNote, ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
 
 export const MARKDOWN_REPORT_FILE = 'conformance-summary.md';
 
@@ -29,7 +29,7 @@ export function renderMarkdown(outcome: RunOutcome): string {
   ];
   lines.push(
     '',
-    ...coverageLines(outcome.coverage)
+    ...coverageLines(outcome.coverage, partialRunNote(outcome))
       .map((line) => cell(line.trim()))
       .map((line, i) => (i === 0 ? line : `- ${line}`)),
   );

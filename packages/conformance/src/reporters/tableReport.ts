@@ -2,7 +2,7 @@ import type { Reporter } from '../run/events.js';
 import type { RunOutcome } from '../run/outcome.js';
 import { coverageLines } from '../specCoverage/coverageReport.js';
 import { outcomeReporter } from './reportContext.js';
-import { ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
+import { partialRunNote, ruleDetail, ruleMark, totalsLine, verdictLine } from './verdictText.js';
 
 export function renderTable(outcome: RunOutcome): string {
   const lines: string[] = [];
@@ -39,7 +39,7 @@ export function renderTable(outcome: RunOutcome): string {
     for (const item of outcome.created)
       lines.push(`  ${item.kind} ${item.id} (${item.rule}): ${item.cleanup}`);
   }
-  lines.push('', ...coverageLines(outcome.coverage));
+  lines.push('', ...coverageLines(outcome.coverage, partialRunNote(outcome)));
   lines.push('', totalsLine(outcome), verdictLine(outcome));
   return lines.join('\n');
 }

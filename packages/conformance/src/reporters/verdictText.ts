@@ -1,3 +1,4 @@
+import { rules } from '../ruleCatalogue/index.js';
 import type { CheckState, RuleOutcome, RunOutcome } from '../run/outcome.js';
 
 /** The RESULT column: what each rule's state is called in the table and the Markdown summary. */
@@ -69,4 +70,15 @@ export function verdictLine(outcome: RunOutcome): string {
 export function totalsLine(outcome: RunOutcome): string {
   const t = outcome.totals;
   return `Rules: ${t.passed} passed, ${t.failed} failed (${t.mustFailed} MUST, ${t.shouldFailed} SHOULD), ${t.inconclusive} inconclusive, ${t.incomplete} incomplete, ${t.skipped} skipped — ${outcome.tests.length} check${outcome.tests.length === 1 ? '' : 's'} in ${(outcome.info.durationMs / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Why a run of some rules only (a replay, `--rules`, a shard) does not list the spec's coverage
+ * gaps, or undefined for a run of every rule.
+ */
+export function partialRunNote(outcome: RunOutcome): string | undefined {
+  const all = rules.length;
+  return outcome.rules.length < all
+    ? `(this run checked ${outcome.rules.length} of the ${all} rules; what is left unsent is listed for a run of every rule)`
+    : undefined;
 }
