@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, TransportError } from '../src/transport/exchange.js';
 import { proxyRoute } from '../src/transport/proxyAgents.js';
 import { createTargetHttp } from '../src/transport/targetHttp.js';
-import { type LocalServer, listenLocally } from './localServer.js';
+import { forwardTo, type LocalServer, listenLocally } from './localServer.js';
 
 interface Arrival {
   readonly method: string;
@@ -229,5 +229,76 @@ describe('the transport through a proxy', () => {
         else process.env[name] = value;
       await proxy.close();
     }
+  });
+});
+
+describe('a send on a connection of its own (a retry after a lost answer)', () => {
+  const bucketList = {
+    method: 'GET',
+    path: '/object-storage/buckets',
+    query: [['workspace_id', '1']],
+    headers: {},
+  } as const;
+
+  /** Which connection each request came on to the first hop (the target, or the proxy), in order. */
+  async function connectionsUsed(
+    send: (http: ReturnType<typeof createTargetHttp>) => Promise<void>,
+    viaProxy = false,
+  ): Promise<number[]> {
+    const sockets = new Map<object, number>();
+    const used: number[] = [];
+    const note = (socket: object): void => {
+      if (!sockets.has(socket)) sockets.set(socket, sockets.size);
+      used.push(sockets.get(socket) as number);
+    };
+    const target = await listenLocally((req, res) => {
+      if (!viaProxy) note(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    // A proxy chooses its own connections upstream: what the client controls is its own to the proxy.
+    const proxy = viaProxy
+      ? await listenLocally((req, res) => {
+          note(req.socket);
+          forwardTo(target.origin, req, res);
+        })
+      : undefined;
+    const saved = {
+      HTTP_PROXY: process.env.HTTP_PROXY,
+      NO_PROXY: process.env.NO_PROXY,
+      no_proxy: process.env.no_proxy,
+    };
+    try {
+      if (proxy) Object.assign(process.env, { HTTP_PROXY: proxy.origin, NO_PROXY: '', no_proxy: '' });
+      const baseUrl = `${target.origin}/v1`;
+      const route = proxy ? proxyRoute(new URL(baseUrl), 1_000) : undefined;
+      const http = createTargetHttp({
+        baseUrl,
+        requestTimeoutMs: 5_000,
+        ...(route?.agent ? { agent: route.agent } : {}),
+        ...(route?.freshAgent ? { freshAgent: route.freshAgent } : {}),
+      });
+      await send(http);
+      return used;
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      await proxy?.close();
+      await target.close();
+    }
+  }
+
+  it.each([
+    ['directly', false],
+    ['through an HTTP proxy', true],
+  ])('goes out on a new connection %s, while other sends share a kept-alive one', async (_how, viaProxy) => {
+    const used = await connectionsUsed(async (http) => {
+      for (const fresh of [false, false, true, true, false]) {
+        const exchange = await http.send(bucketList, fresh ? { freshConnection: true } : {});
+        expect(exchange.response.status).toBe(200);
+      }
+    }, viaProxy);
+    // The kept-alive connection carries the plain sends; each fresh one has a connection of its own.
+    expect(used).toEqual([0, 0, 1, 2, 0]);
   });
 });

@@ -221,6 +221,13 @@ export const faultCatalogue = [
     description:
       'Answers to keyed requests sit in a cache of the 2 latest keys: a retry that comes after other keyed requests finds nothing and starts a second operation.',
   },
+  {
+    id: 'idempotency-store-per-instance',
+    mechanism: 'per-instance-state',
+    rule: 'IDEM-2',
+    description:
+      'Two instances behind a balancer that pins each connection to one of them keep their own answers: a retry that comes on a new connection, as a retry after a network failure does, reaches the other instance every second time and starts a second operation.',
+  },
   // billing
   {
     id: 'gateway-ignores-billing-decision',

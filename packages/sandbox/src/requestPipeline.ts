@@ -51,6 +51,16 @@ export function createRequestListener(
   const routes = buildRouteTable(deps);
   const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
   const keyed = createKeyedExecution(store, behaviour);
+  const instances = new WeakMap<object, number>();
+  let connections = 0;
+  const instanceOf = (req: IncomingMessage): number => {
+    let instance = instances.get(req.socket);
+    if (instance === undefined) {
+      instance = connections++ % 2;
+      instances.set(req.socket, instance);
+    }
+    return instance;
+  };
 
   const fail = (res: ServerResponse, error: unknown) => {
     deps.onInternalError(error);
@@ -174,7 +184,10 @@ export function createRequestListener(
         : behaviour.variant === 'idempotency-keys-per-workspace'
           ? `${checked.workspaceId} ${key}`
           : key;
-    return keyed(stored, fingerprint, () => route.handler(request, services));
+    // The idempotency-store-per-instance fault: two instances behind a balancer that pins each
+    // connection to one of them, each with its own answers.
+    const instance = behaviour.fault === 'idempotency-store-per-instance' ? `${instanceOf(req)} ` : '';
+    return keyed(`${instance}${stored}`, fingerprint, () => route.handler(request, services));
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {

@@ -277,6 +277,18 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 3,
     faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 4,
   },
+  'idempotency-store-per-instance': {
+    observe: async (h) => {
+      // Each on a connection of its own, as retries after a lost answer go: two in a row reach
+      // both instances of a balancer that pins connections.
+      const send = () =>
+        h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'lost', newConnection: true });
+      const answers = [await send(), await send(), await send()];
+      return { same: answers.every((a) => a.text === answers[0]?.text), vms: h.sandbox.state.cloudVms.size };
+    },
+    correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 1,
+    faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 2,
+  },
   'gateway-ignores-billing-decision': {
     observe: (h) => createVm(h, { workspace: h.profile.workspaces.billingDenied ?? null }),
     correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { loadOpenApiDocument } from '@cloud-api/spec';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -22,6 +23,8 @@ export interface CallOptions {
   readonly contentType?: string | null;
   readonly idempotencyKey?: string;
   readonly headers?: Record<string, string>;
+  /** Sent on a connection opened for it alone (fetch keeps connections alive and reuses them). */
+  readonly newConnection?: boolean;
 }
 
 export interface Answer {
@@ -39,6 +42,38 @@ export interface Harness {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   token(identity: string): string;
   close(): Promise<void>;
+}
+
+function parsed(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendOnNewConnection(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<Omit<Answer, 'json'>> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: response.headers['content-type'] ?? null,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
 }
 
 export async function startHarness(options: Partial<CreateSandboxOptions> = {}): Promise<Harness> {
@@ -69,19 +104,23 @@ export async function startHarness(options: Partial<CreateSandboxOptions> = {}):
     }
     if (callOptions.idempotencyKey !== undefined) headers['x-idempotency-key'] = callOptions.idempotencyKey;
     const query = queryParts.length > 0 ? `?${queryParts.join('&')}` : '';
-    const response = await fetch(`${listening.url}${path}${query}`, {
+    const url = `${listening.url}${path}${query}`;
+    if (callOptions.newConnection) {
+      const answer = await sendOnNewConnection(url, method, headers, body);
+      return { ...answer, json: parsed(answer.text) };
+    }
+    const response = await fetch(url, {
       method,
       headers,
       body: body === undefined ? null : typeof body === 'string' ? body : new Uint8Array(body),
     });
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, contentType: response.headers.get('content-type'), text, json };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+      json: parsed(text),
+    };
   };
   return { sandbox, profile, url: listening.url, call, token, close: () => listening.close() };
 }

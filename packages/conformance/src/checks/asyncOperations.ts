@@ -6,6 +6,7 @@ import type { Exchange } from '../transport/exchange.js';
 import { acceptanceIds, expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
 import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
 import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
 
@@ -136,13 +137,16 @@ checks.push(
           const lost = await session.http.send(request);
           const first = expectAcceptanceRecord(lost);
           t.recordCreated('cloud VM', String(first.vm_id), CLOUD_VM_NOT_CLEANED);
-          const retried = await session.http.send(request);
-          const second = expectAcceptanceRecord(retried);
-          if (second.operation_id !== first.operation_id || second.vm_id !== first.vm_id) {
-            throw new RuleViolation(
-              `retry with the same X-Idempotency-Key gave operation ${JSON.stringify(second.operation_id)} for VM ${JSON.stringify(second.vm_id)}; the first attempt was ${JSON.stringify(first.operation_id)} for VM ${JSON.stringify(first.vm_id)} (a second create)`,
-              retried,
-            );
+          for (const [n, retried] of (await retriesAfterLostAnswer(session, request)).entries()) {
+            const second = expectAcceptanceRecord(retried);
+            if (second.vm_id !== first.vm_id)
+              t.recordCreated('cloud VM', String(second.vm_id), CLOUD_VM_NOT_CLEANED);
+            if (second.operation_id !== first.operation_id || second.vm_id !== first.vm_id) {
+              throw new RuleViolation(
+                `retry ${n + 1} (on a new connection) with the same X-Idempotency-Key gave operation ${JSON.stringify(second.operation_id)} for VM ${JSON.stringify(second.vm_id)}; the first attempt was ${JSON.stringify(first.operation_id)} for VM ${JSON.stringify(first.vm_id)} (a second create)`,
+                retried,
+              );
+            }
           }
           return observed;
         },
@@ -171,13 +175,14 @@ checks.push(
         const consumed = consumedFixture(answered, 'a GPU VM', 'resources.deletableGpuVmIds');
         if (consumed) return consumed;
         const first = expectAcceptanceRecord(answered);
-        const retried = await session.http.send(request);
-        const second = expectAcceptanceRecord(retried);
-        if (second.operation_id !== first.operation_id) {
-          throw new RuleViolation(
-            `delete retried with the same key gave operation ${JSON.stringify(second.operation_id)}, first was ${JSON.stringify(first.operation_id)}`,
-            retried,
-          );
+        for (const [n, retried] of (await retriesAfterLostAnswer(session, request)).entries()) {
+          const second = expectAcceptanceRecord(retried);
+          if (second.operation_id !== first.operation_id) {
+            throw new RuleViolation(
+              `delete retried (retry ${n + 1}, on a new connection) with the same key gave operation ${JSON.stringify(second.operation_id)}, first was ${JSON.stringify(first.operation_id)}`,
+              retried,
+            );
+          }
         }
         return observed;
       });

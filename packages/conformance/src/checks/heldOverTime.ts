@@ -14,6 +14,7 @@ import {
   lateRetryCandidate,
   otherKeysAfter,
 } from './keyedCreateLog.js';
+import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
 import { expectStatus, is2xx, isTokenRejection, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
@@ -117,22 +118,23 @@ checks.push(
           if (wait > 0) await waitUnlessStopped(wait, t.signal);
           const log = session.keyedCreates.acceptances();
           const keysBetween = otherKeysAfter(log, log.indexOf(candidate));
-          const retried = await session.http.send(candidate.exchange.request);
           const seconds = ((Date.now() - candidate.answeredAt) / 1000).toFixed(1);
-          const ids = acceptanceIds(retried);
-          const { status } = retried.response;
-          if (!is2xx(status))
-            return notApplicable(
-              `the retry ${seconds} s later was answered ${status}: nothing started twice, and whether the key was still remembered cannot be told`,
+          for (const retried of await retriesAfterLostAnswer(session, candidate.exchange.request)) {
+            const ids = acceptanceIds(retried);
+            const { status } = retried.response;
+            if (!is2xx(status))
+              return notApplicable(
+                `the retry ${seconds} s later was answered ${status}: nothing started twice, and whether the key was still remembered cannot be told`,
+              );
+            if (!ids) return notApplicable(`the retry was answered ${status} without an acceptance record`);
+            if (ids.operationId === candidate.ids.operationId && ids.vmId === candidate.ids.vmId) continue;
+            if (ids.vmId !== candidate.ids.vmId) t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
+            throw new RuleViolation(
+              `a create accepted as ${describeAcceptance(candidate.ids)} was retried ${seconds} s later (on a new connection) with the same X-Idempotency-Key and request, after ${keysBetween} other keys were accepted, and answered with ${describeAcceptance(ids)}: the key was forgotten, so a client's retry after a network failure (no sooner than its ${window.horizonMs / 1000} s request timeout) starts a second operation`,
+              retried,
             );
-          if (!ids) return notApplicable(`the retry was answered ${status} without an acceptance record`);
-          if (ids.operationId === candidate.ids.operationId && ids.vmId === candidate.ids.vmId)
-            return observed;
-          if (ids.vmId !== candidate.ids.vmId) t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
-          throw new RuleViolation(
-            `a create accepted as ${describeAcceptance(candidate.ids)} was retried ${seconds} s later with the same X-Idempotency-Key and request, after ${keysBetween} other keys were accepted, and answered with ${describeAcceptance(ids)}: the key was forgotten, so a client's retry after a network failure (no sooner than its ${window.horizonMs / 1000} s request timeout) starts a second operation`,
-            retried,
-          );
+          }
+          return observed;
         },
         { maxRuns: 1 },
       );

@@ -96,6 +96,7 @@ export async function prepareRun(
     redactor.add(...proxySecrets(route?.proxyUrl));
     const http = createTargetHttp({
       ...(route?.agent ? { agent: route.agent } : {}),
+      ...(route?.freshAgent ? { freshAgent: route.freshAgent } : {}),
       ...(route?.proxyUrl && route.variable
         ? { proxy: { url: route.proxyUrl, variable: route.variable } }
         : {}),

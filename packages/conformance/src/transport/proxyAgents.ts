@@ -13,6 +13,8 @@ export interface ProxyRoute {
   readonly variable: string | undefined;
   /** The agent that sends through it, its connections kept alive like the direct ones. */
   readonly agent: Agent | undefined;
+  /** A new agent through it whose one connection closes after its request (a retry's own). */
+  readonly freshAgent: (() => Agent) | undefined;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface ProxyRoute {
  */
 export function proxyRoute(target: URL, idleMs: number): ProxyRoute {
   const proxyUrl = getProxyForUrl(target.href);
-  if (!proxyUrl) return { proxyUrl: undefined, variable: undefined, agent: undefined };
+  if (!proxyUrl) return { proxyUrl: undefined, variable: undefined, agent: undefined, freshAgent: undefined };
   const variable = proxyVariable(target, process.env);
   const scheme = URL.canParse(proxyUrl) ? new URL(proxyUrl).protocol : '';
   // A SOCKS URL given to an HTTP proxy agent would be spoken to in HTTP: every request would fail
@@ -31,12 +33,16 @@ export function proxyRoute(target: URL, idleMs: number): ProxyRoute {
     throw new RunSetupError(
       `${variable} names a ${scheme ? `${scheme.replace(/:$/, '')}://` : 'malformed'} proxy; the suite reaches targets only through HTTP proxies (an http:// or https:// proxy URL, with CONNECT for https targets). Give an HTTP proxy there, or list ${target.hostname} in NO_PROXY if the target needs none.`,
     );
-  const options = { keepAlive: true, timeout: idleMs };
-  const agent =
+  const agentWith = (options: { keepAlive: boolean; timeout?: number }): Agent =>
     target.protocol === 'https:'
       ? new HttpsProxyAgent(proxyUrl, options)
       : new HttpProxyAgent(proxyUrl, options);
-  return { proxyUrl, variable, agent };
+  return {
+    proxyUrl,
+    variable,
+    agent: agentWith({ keepAlive: true, timeout: idleMs }),
+    freshAgent: () => agentWith({ keepAlive: false }),
+  };
 }
 
 /** The variable proxy-from-env read the proxy from, in the order it reads them. */

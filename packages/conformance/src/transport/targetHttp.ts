@@ -24,6 +24,8 @@ export interface TargetHttpOptions {
   readonly onExchange?: (exchange: Exchange) => void;
   /** Sends through this agent (a proxy's) instead of direct kept-alive connections. */
   readonly agent?: Agent;
+  /** A new agent (a proxy's) for a send that asks for a connection of its own. */
+  readonly freshAgent?: () => Agent;
   /** The proxy that agent goes through, named in failure messages (never with its credentials). */
   readonly proxy?: { readonly url: string; readonly variable: string };
 }
@@ -50,6 +52,11 @@ export interface SendOptions {
   readonly answerWithinMs?: number;
   /** Sends that leave without pacing: taken from `admitTogether`, one per send. */
   readonly admission?: Admission;
+  /**
+   * On a connection of its own, as a client's retry after a network failure goes: a balancer that
+   * pins connections to instances may hand it to another instance than the kept-alive ones.
+   */
+  readonly freshConnection?: boolean;
 }
 
 /** Sends the pacer already let go as one group (`admitTogether`); each send takes one. */
@@ -148,7 +155,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const basePath = base.pathname.replace(/\/$/, '');
   const secure = base.protocol === 'https:';
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
-  const wire = createWireClient({ agent: options.agent });
+  const wire = createWireClient({ agent: options.agent, freshAgent: options.freshAgent });
   const route: Route = {
     address: `${base.hostname}:${base.port || (secure ? '443' : '80')}`,
     host: hostname,
@@ -192,7 +199,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     request: Outgoing,
     scope: Set<WireCall> | undefined,
     stopped: () => boolean,
-    { answerWithinMs, admission }: SendOptions,
+    { answerWithinMs, admission, freshConnection }: SendOptions,
   ): Promise<ApiResponse> {
     const { method, href } = request;
     if (stopped()) throw new TransportError(href, method, STOPPED);
@@ -222,6 +229,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       method,
       headers: { ...DEFAULT_HEADERS, ...request.headers },
       body: request.body,
+      freshConnection,
     });
     let timedOut = false;
     const timer = setTimeout(

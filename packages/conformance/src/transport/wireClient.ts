@@ -21,6 +21,8 @@ export interface WireRequest {
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
+  /** On a connection opened for this request alone, closed after it (not a kept-alive one). */
+  readonly freshConnection?: boolean | undefined;
 }
 
 /** A request on the wire: its answer, and how to abandon it (the socket is destroyed). */
@@ -57,7 +59,9 @@ export class ProxyTunnelRefused extends Error {
  * The body is sent with its exact length, never chunked; nothing is decompressed (nothing is
  * asked compressed). Cancelling destroys the request and its answer's stream.
  */
-export function createWireClient(options: { readonly agent?: Agent | undefined } = {}): WireClient {
+export function createWireClient(
+  options: { readonly agent?: Agent | undefined; readonly freshAgent?: (() => Agent) | undefined } = {},
+): WireClient {
   // An idle connection is closed after 4 s, before common servers' keep-alive timeouts (5 s and
   // up) end it on their side: a request sent on a connection the server is closing would fail.
   const idle = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
@@ -66,7 +70,7 @@ export function createWireClient(options: { readonly agent?: Agent | undefined }
     ? { http: options.agent, https: options.agent }
     : { http: new HttpAgent(idle), https: new HttpsAgent(idle) };
   return {
-    send(target, { method, headers, body }) {
+    send(target, { method, headers, body, freshConnection }) {
       let cancel: (reason: Error) => void = () => undefined;
       const answer = new Promise<WireAnswer>((resolve, reject) => {
         const outgoing: Record<string, string> = { ...headers };
@@ -81,7 +85,11 @@ export function createWireClient(options: { readonly agent?: Agent | undefined }
             path: target.path,
             method,
             headers: outgoing,
-            agent: target.secure ? agents.https : agents.http,
+            agent: freshConnection
+              ? (options.freshAgent?.() ?? new (target.secure ? HttpsAgent : HttpAgent)({ keepAlive: false }))
+              : target.secure
+                ? agents.https
+                : agents.http,
           },
           (incoming) => {
             cancel = (reason) => incoming.destroy(reason);
