@@ -12,7 +12,7 @@ import { createResponseValidator } from '../src/spec/responseValidator.js';
 import { createCoverageRecorder } from '../src/specCoverage/coverageRecorder.js';
 import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
-import type { TargetHttp } from '../src/transport/targetHttp.js';
+import type { SendOptions, TargetHttp } from '../src/transport/targetHttp.js';
 
 export const TOKEN = 'svc_dev_key_fake_transport_token_0001';
 export const fakeProfile: TargetProfile = {
@@ -26,7 +26,7 @@ export const fakeProfile: TargetProfile = {
 
 /** A transport that answers every request from `answer`, recording what was sent; no network. */
 export function fakeTransport(
-  answer: (request: ApiRequest) => { status: number; body?: unknown },
+  answer: (request: ApiRequest, options: SendOptions) => { status: number; body?: unknown },
 ): TargetHttp & {
   sent: ApiRequest[];
 } {
@@ -36,9 +36,9 @@ export function fakeTransport(
     sent,
     origin: 'http://fake.invalid',
     stats: { requests: 0, timeouts: 0, pausedUntil: 0 },
-    async send(request) {
+    async send(request, options = {}) {
       sent.push(request);
-      const { status, body } = answer(request);
+      const { status, body } = answer(request, options);
       const bodyText = body === undefined ? '' : JSON.stringify(body);
       const exchange: Exchange = {
         request,

@@ -9,16 +9,26 @@ const lateRetry = findCheck(
   'IDEM-2 a create retried with the same key once a client would have timed out, other keys accepted in between, yields the same operation',
 );
 
+interface CreateTargetOptions {
+  readonly keep?: number;
+  readonly retryStatus?: number;
+  readonly perInstance?: boolean;
+}
+
 /**
- * A create endpoint that keeps the answer of every key (`remembers`), of the latest `keep` keys,
- * or answers the retry of an old key with `retryStatus`; every other request is refused.
+ * A create endpoint that keeps the answer of every key, of the latest `keep` keys, or answers the
+ * retry of an old key with `retryStatus`; every other request is refused. `perInstance`: two
+ * instances behind a balancer pinning connections, each with its own answers: the kept-alive
+ * connection reaches the first, each new connection the next in turn.
  */
-function createTarget(options: { keep?: number; retryStatus?: number }) {
+function createTarget(options: CreateTargetOptions) {
   const answers = new Map<string, unknown>();
   let created = 0;
-  return fakeTransport((request: ApiRequest) => {
+  let connections = 0;
+  return fakeTransport((request: ApiRequest, { freshConnection }) => {
     if (request.method !== 'POST' || request.path !== '/compute/cloud-vms') return { status: 404 };
-    const key = request.headers['X-Idempotency-Key'] ?? request.headers['x-idempotency-key'] ?? '';
+    const instance = options.perInstance && freshConnection ? ++connections % 2 : 0;
+    const key = `${instance} ${request.headers['X-Idempotency-Key'] ?? request.headers['x-idempotency-key'] ?? ''}`;
     const known = answers.get(key);
     if (known && options.retryStatus) return { status: options.retryStatus, body: { detail: 'used' } };
     if (known) return { status: 202, body: known };
@@ -36,7 +46,7 @@ function createTarget(options: { keep?: number; retryStatus?: number }) {
   });
 }
 
-async function lateRetryVerdict(options: { keep?: number; retryStatus?: number }) {
+async function lateRetryVerdict(options: CreateTargetOptions) {
   const http = createTarget(options);
   // The shortest request timeout a profile may set: the retry waits that long, not ten seconds.
   const environment = environmentWith(http, { mutations: true, requestTimeoutMs: 100 });
@@ -66,6 +76,15 @@ describe('IDEM-2 late retry: a key is remembered for a client timeout, whatever 
     if (verdict.state !== 'failed') return;
     expect(verdict.failures[0]?.message).toMatch(
       /accepted as operation "op-1" for VM "vm-1" was retried .* after 2 other keys were accepted, and answered with operation "op-4" for VM "vm-4": the key was forgotten/,
+    );
+  });
+
+  it('fails a target whose answers are kept per instance: the retry on a new connection meets the other', async () => {
+    const { verdict } = await lateRetryVerdict({ perInstance: true });
+    expect(verdict.state).toBe('failed');
+    if (verdict.state !== 'failed') return;
+    expect(verdict.failures[0]?.message).toMatch(
+      /accepted as operation "op-1" for VM "vm-1" was retried .* \(on a new connection\) .* answered with operation "op-4" for VM "vm-4"/,
     );
   });
 
@@ -106,7 +125,7 @@ describe('lateRetryCandidate', () => {
 });
 
 const sweep = findCheck(
-  'AUTH-3 a revoked token stays refused on reads sent every 20 ms for more than a second',
+  'AUTH-3 a revoked token stays refused on reads sent every 20 ms for more than a second, every other one on a new connection',
 );
 
 /** A target that refuses the revoked token, except during the first `lapseMs` of every second. */
@@ -131,6 +150,22 @@ describe('AUTH-3 over a second: a revocation that lapses for a moment is met', (
     expect(result.verdict).toEqual({ state: 'passed' });
     expect(http.sent.length).toBeGreaterThanOrEqual(40);
     expect(http.sent.every((request) => request.method === 'GET')).toBe(true);
+  });
+
+  it('fails a target whose other instance, met on new connections, kept the revoked token in its cache', async () => {
+    const http = fakeTransport((request: ApiRequest, { freshConnection }) =>
+      request.headers.authorization === `Bearer ${REVOKED}` && !freshConnection
+        ? { status: 401, body: { detail: 'revoked' } }
+        : { status: 200, body: [] },
+    );
+    const { result } = await runCheck(
+      sweep ?? expect.fail('the AUTH-3 sweep is not in the registry'),
+      environmentWith(http, { revokedToken: REVOKED }),
+      new AbortController().signal,
+    );
+    expect(result.verdict.state).toBe('failed');
+    if (result.verdict.state !== 'failed') return;
+    expect(result.verdict.failures[0]?.message).toMatch(/answered 200, .*\(read 2, on a new connection,/);
   });
 
   it('fails a target whose revocation list is empty for 60 ms of every second', async () => {

@@ -501,6 +501,13 @@ export const faultCatalogue = [
       'The revocation list is reloaded at every whole second by emptying it and filling it again: for its first 40 ms a revoked token is accepted.',
   },
   {
+    id: 'revocation-cached-per-instance',
+    mechanism: 'per-instance-state',
+    rule: 'AUTH-3',
+    description:
+      "Two instances behind a balancer that pins each connection to one of them cache tokens each; the revocation invalidated the first one's cache only, so a revoked token is accepted on every connection the second instance serves.",
+  },
+  {
     id: 'token-lookup-strips-prefix',
     rule: 'ENV-1',
     mechanism: 'prefix-stripped-lookup',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createBalancedInstances } from './balancedInstances.js';
 import { type FaultId, isFaultId } from './faultCatalogue.js';
 import { requestFingerprint } from './idempotency.js';
 import { type JsonBodyLimits, readJsonBody } from './jsonBodyReader.js';
@@ -51,16 +52,7 @@ export function createRequestListener(
   const routes = buildRouteTable(deps);
   const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
   const keyed = createKeyedExecution(store, behaviour);
-  const instances = new WeakMap<object, number>();
-  let connections = 0;
-  const instanceOf = (req: IncomingMessage): number => {
-    let instance = instances.get(req.socket);
-    if (instance === undefined) {
-      instance = connections++ % 2;
-      instances.set(req.socket, instance);
-    }
-    return instance;
-  };
+  const instanceOf = createBalancedInstances();
 
   const fail = (res: ServerResponse, error: unknown) => {
     deps.onInternalError(error);
@@ -143,7 +135,10 @@ export function createRequestListener(
   };
 
   const authorise = (route: Route, req: IncomingMessage): Caller | OperationResult => {
-    const outcome = authenticator.authenticate(req.headers.authorization, req.method === 'GET');
+    const outcome = authenticator.authenticate(req.headers.authorization, {
+      safeMethod: req.method === 'GET',
+      instance: instanceOf(req),
+    });
     if (!outcome.ok)
       return outcome.status === 403
         ? errorResult(403, outcome.detail)

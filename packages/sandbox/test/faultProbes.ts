@@ -245,6 +245,21 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => !(o as number[]).includes(200),
     faulty: (o) => (o as number[]).includes(200) && (o as number[]).some((s) => s === 401 || s === 403),
   },
+  'revocation-cached-per-instance': {
+    // Two reads, each on a connection of its own: a balancer hands two in a row to both instances.
+    observe: async (h) => {
+      const read = async () =>
+        (
+          await h.call('GET', paths.buckets, {
+            authorization: `Bearer ${h.profile.revokedToken}`,
+            newConnection: true,
+          })
+        ).status;
+      return [await read(), await read()].sort();
+    },
+    correct: (o) => !(o as number[]).includes(200),
+    faulty: (o) => (o as number[]).includes(200) && (o as number[]).some((s) => s === 401 || s === 403),
+  },
   'delete-state-check-then-act': {
     observe: async (h) => {
       const path = paths.gpuVm(deletableVm(h));
