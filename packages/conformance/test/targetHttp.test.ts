@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, TransportError } from '../src/transport/exchange.js';
 import { proxyRoute } from '../src/transport/proxyAgents.js';
 import { createTargetHttp } from '../src/transport/targetHttp.js';
+import { REQUESTS_PER_CONNECTION } from '../src/transport/wireClient.js';
 import { forwardTo, type LocalServer, listenLocally } from './localServer.js';
 
 interface Arrival {
@@ -300,5 +301,16 @@ describe('a send on a connection of its own (a retry after a lost answer)', () =
     }, viaProxy);
     // The kept-alive connection carries the plain sends; each fresh one has a connection of its own.
     expect(used).toEqual([0, 0, 1, 2, 0]);
+  });
+
+  it('moves to a new kept-alive connection every REQUESTS_PER_CONNECTION sends, so a balancer pinning connections meets every instance', async () => {
+    const used = await connectionsUsed(async (http) => {
+      for (let n = 0; n < 2 * REQUESTS_PER_CONNECTION + 5; n++) await http.send(bucketList);
+    });
+    expect(used).toEqual([
+      ...Array(REQUESTS_PER_CONNECTION).fill(0),
+      ...Array(REQUESTS_PER_CONNECTION).fill(1),
+      ...Array(5).fill(2),
+    ]);
   });
 });

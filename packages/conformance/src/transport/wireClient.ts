@@ -38,6 +38,14 @@ export interface WireClient {
 export const IDLE_CONNECTION_MS = 4_000;
 
 /**
+ * Every this many requests, one closes its kept-alive connection after its answer, so the next
+ * opens another. Behind a balancer that pins connections to instances, a run on one kept-alive
+ * connection (concurrency 1) would judge one instance only, whatever the others do (a canary on
+ * another build, a cache of its own); new connections now and then meet them all.
+ */
+export const REQUESTS_PER_CONNECTION = 20;
+
+/**
  * The proxy answered the CONNECT for an https target with something other than 200. The proxy
  * agent then hands Node the proxy's own answer as if the target had sent it (a 407, a 502); it is
  * refused here, so no check reads a proxy's refusal as the API's answer.
@@ -69,11 +77,14 @@ export function createWireClient(
   const agents = options.agent
     ? { http: options.agent, https: options.agent }
     : { http: new HttpAgent(idle), https: new HttpsAgent(idle) };
+  let sends = 0;
   return {
     send(target, { method, headers, body, freshConnection }) {
       let cancel: (reason: Error) => void = () => undefined;
+      const closesConnection = !freshConnection && ++sends % REQUESTS_PER_CONNECTION === 0;
       const answer = new Promise<WireAnswer>((resolve, reject) => {
         const outgoing: Record<string, string> = { ...headers };
+        if (closesConnection) outgoing.connection = 'close';
         if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
         // Host, port and path only: credentials in a URL would become a Basic Authorization
         // header on every request that carries none (the 401 probes). Invalid header values
