@@ -374,6 +374,13 @@ export const faultCatalogue = [
       'workspace_id is Number(value) || the default workspace: a missing, empty, zero or non-numeric value is served in the primary workspace.',
   },
   {
+    id: 'workspace-id-unicode-digits',
+    mechanism: 'unicode-digits',
+    rule: 'WS-5',
+    description:
+      'workspace_id is read by a Unicode-aware digit parser (as Python int() does), so full-width or Arabic-Indic digits are served as the workspace they spell.',
+  },
+  {
     id: 'workspace-id-bigint-throws',
     rule: 'WS-2',
     mechanism: 'unhandled-exception',

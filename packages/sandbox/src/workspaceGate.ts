@@ -85,6 +85,13 @@ export class WorkspaceGate {
       case 'workspace-id-int32-wraparound':
         // A 32-bit cast of the digits: 2^32 + 1042 is read as 1042.
         return value === undefined || !/^[0-9]+$/.test(value) ? undefined : served(Number(value) >>> 0);
+      case 'workspace-id-unicode-digits': {
+        // A Unicode-aware digit class (Python's int(), \d with the u flag in some engines): any
+        // script's decimal digits, after NFKC folds full-width forms, are read as their values.
+        const folded = value?.normalize('NFKC').trim();
+        if (!folded || !/^\p{Nd}+$/u.test(folded)) return undefined;
+        return served(Number([...folded].map(digitValue).join('')));
+      }
       case 'workspace-id-bigint-throws': {
         if (value === undefined) return undefined;
         let id: bigint;
@@ -133,4 +140,15 @@ export class WorkspaceGate {
     if (fault === 'policy-checked-on-writes-only' && safeMethod) return undefined;
     return `This token's workspace policy (specific workspaces) does not include workspace ${workspaceId}.`;
   }
+}
+
+/** The value of one Unicode decimal digit: digits come in runs of whole blocks of ten, zero first. */
+function digitValue(digit: string): number {
+  let code = digit.codePointAt(0) ?? 0;
+  let steps = 0;
+  while (/\p{Nd}/u.test(String.fromCodePoint(code - 1))) {
+    code--;
+    steps++;
+  }
+  return steps % 10;
 }

@@ -432,6 +432,16 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: allStatuses(in4xx),
     faulty: allStatuses((s) => s === 200),
   },
+  'workspace-id-unicode-digits': {
+    // The primary workspace in full-width and in Arabic-Indic digits, then as itself.
+    observe: async (h) => {
+      const id = primary(h);
+      const inBlock = (zero: number) => [...id].map((d) => String.fromCodePoint(zero + Number(d))).join('');
+      return bucketStatuses([inBlock(0xff10), inBlock(0x0660), id])(h);
+    },
+    correct: (o) => JSON.stringify(o) === '[400,400,200]',
+    faulty: (o) => JSON.stringify(o) === '[200,200,200]',
+  },
   'workspace-id-bigint-throws': {
     observe: async (h) => [
       ...(await bucketStatuses(['abc', '1.5'])(h)),
