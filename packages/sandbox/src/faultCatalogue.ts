@@ -57,6 +57,13 @@ export const faultCatalogue = [
     description: 'A request without an Authorization header is served with full rights.',
   },
   {
+    id: 'bearer-token-from-cookie',
+    mechanism: 'alternate-credential-source',
+    rule: 'AUTH-1',
+    description:
+      'Without an Authorization header, a session middleware takes the token from an access_token cookie, so a request that lacks the header is authenticated.',
+  },
+  {
     id: 'accept-basic-auth',
     mechanism: 'lenient-parse',
     rule: 'AUTH-1',

@@ -138,6 +138,7 @@ export function createRequestListener(
     const outcome = authenticator.authenticate(req.headers.authorization, {
       safeMethod: req.method === 'GET',
       instance: instanceOf(req),
+      cookie: req.headers.cookie,
     });
     if (!outcome.ok)
       return outcome.status === 403

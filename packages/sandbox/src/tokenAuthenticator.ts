@@ -67,15 +67,24 @@ export class TokenAuthenticator {
 
   /**
    * `safeMethod` (GET) matters only to the fault whose revocation check lives in the write guard,
-   * `instance` (which of two balanced instances serves the request) to the per-instance cache's.
+   * `instance` (which of two balanced instances serves the request) to the per-instance cache's,
+   * `cookie` to the one that reads a token from a cookie.
    */
   authenticate(
     header: string | undefined,
-    { safeMethod = false, instance = 0 }: { safeMethod?: boolean; instance?: number } = {},
+    {
+      safeMethod = false,
+      instance = 0,
+      cookie,
+    }: { safeMethod?: boolean; instance?: number; cookie?: string | undefined } = {},
   ): AuthenticationOutcome {
     const fault = this.behaviour.fault;
     if (header === undefined || header.trim() === '') {
       if (fault === 'accept-missing-authorization') return { ok: true, caller: this.faultBypassCaller };
+      // A session middleware's fallback: without the header, the token the cookie holds.
+      const fromCookie =
+        fault === 'bearer-token-from-cookie' ? /(?:^|;\s*)access_token=([^;]+)/.exec(cookie ?? '') : null;
+      if (fromCookie?.[1]) return this.resolveToken(fromCookie[1], safeMethod, instance);
       return { ok: false, detail: 'Missing Authorization header: send "Authorization: Bearer <API token>".' };
     }
     if (header.length <= BEARER.length || header.slice(0, BEARER.length).toLowerCase() !== BEARER) {

@@ -230,6 +230,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as { same: boolean }).same && (o as { vms: number }).vms === 1,
     faulty: (o) => !(o as { same: boolean }).same && (o as { vms: number }).vms === 2,
   },
+  'bearer-token-from-cookie': {
+    observe: (h) =>
+      h.call('GET', paths.buckets, {
+        authorization: null,
+        headers: { cookie: `theme=dark; access_token=${h.token('full')}` },
+      }),
+    correct: status(401),
+    faulty: status(200),
+  },
   'revocation-list-reload-gap': {
     observe: async (h) => {
       const statuses = new Set<number>();

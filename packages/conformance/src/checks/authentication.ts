@@ -7,7 +7,8 @@ import {
 } from '../generate/authorization.js';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
-import { observed } from './caseVerdict.js';
+import type { ApiRequest } from '../transport/exchange.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectStatus, is2xx, isTokenRejection, RuleViolation } from './ruleViolation.js';
 
@@ -40,6 +41,57 @@ checks.push(
           ),
           independent: true,
         },
+      );
+    },
+  ),
+);
+
+/**
+ * Where else a framework finds a bearer token when the header is missing: a cookie, or an
+ * `access_token` member of the JSON body (passport-http-bearer reads the body and the query). Not
+ * the query: a token in a URL lands in every access log between the suite and the target.
+ */
+type ElsewhereCarrier = 'a cookie' | 'an access_token member of the JSON body';
+
+function carryingTokenElsewhere(request: ApiRequest, carrier: ElsewhereCarrier, token: string): ApiRequest {
+  if (carrier === 'a cookie')
+    return { ...request, headers: { ...request.headers, cookie: `access_token=${token}` } };
+  const body = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
+  return { ...request, body: JSON.stringify({ ...body, access_token: token }) };
+}
+
+checks.push(
+  defineCheck(
+    'AUTH-1',
+    'answers 401 to a request without the Authorization header that carries a valid token elsewhere (a cookie, an access_token member of the JSON body)',
+    async (t) => {
+      const session = t.session;
+      const token = session.fullToken('billing.read');
+      const cases = usableOperations(session, 'probe').flatMap((op) => {
+        const request = operationRequest(op, session, 'probe', { authorization: null });
+        const objectBody = request.body !== undefined && /^\s*\{/.test(request.body);
+        return (['a cookie', 'an access_token member of the JSON body'] as const)
+          .filter((carrier) => carrier === 'a cookie' || objectBody)
+          .map((carrier) => ({ op, carrier }));
+      });
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, carrier }): Promise<CaseVerdict> => {
+          const request = operationRequest(op, session, 'probe', { authorization: null });
+          const exchange = await session.http.send(carryingTokenElsewhere(request, carrier, token));
+          // A body checked before the token may be refused for its extra member: no verdict then.
+          if (carrier !== 'a cookie' && exchange.response.status === 400)
+            return notApplicable(
+              `${op.operationId} refused the body with its access_token member (400) before telling whether it read the token there`,
+            );
+          expectStatus(
+            exchange,
+            is401,
+            `401: the request has no Authorization header, and a valid token in ${carrier} is no credential`,
+          );
+          return observed;
+        },
+        { examples: cases, exhaustive: true, independent: true },
       );
     },
   ),

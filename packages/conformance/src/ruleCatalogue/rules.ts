@@ -196,7 +196,7 @@ export const rules: readonly RuleEntry[] = [
       'A request with a missing, malformed or expired token returns 401.',
     ],
     latitude:
-      'Lower-case `bearer` is never generated as malformed (auth schemes are case-insensitive in HTTP).',
+      'Lower-case `bearer` is never generated as malformed (auth schemes are case-insensitive in HTTP). A request without the header also carries a valid token in a cookie and, where it has a JSON body, in an access_token member, and must still get 401 (a body refused with 400 for that member before the token is read gives no verdict). Never in the query: a token in a URL lands in access logs.',
     targets: STATEFUL,
     whyNotPrism:
       'Prism accepts any Authorization value that starts with a scheme; it cannot tell malformed tokens.',
@@ -252,7 +252,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'Revoked tokens are rejected immediately on all later requests',
     quotes: ['Revoked tokens are rejected immediately on all later requests.'],
     latitude:
-      'The document gives no status: 401 or 403 passes (A-REVOKED-TOKEN-STATUS). Besides one request per operation, reads with the revoked token go out every 20 ms for 1.2 s at the end of the run (as far apart as rateLimitPerSecond makes them), so a revocation that lapses for a moment in every second is met.',
+      'The document gives no status: 401 or 403 passes (A-REVOKED-TOKEN-STATUS). Besides one request per operation, reads with the revoked token go out every 20 ms for 1.2 s at the end of the run (as far apart as rateLimitPerSecond makes them), so a revocation that lapses for a moment in every second is met; every other one goes on a new connection, so an instance behind a balancer that pins connections, whose token cache missed the revocation, is met too.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['revokedToken'],
