@@ -145,6 +145,13 @@ export const faultCatalogue = [
     description: 'Release reserved IP does not check network.write.',
   },
   {
+    id: 'scope-write-implies-read',
+    mechanism: 'implied-scope',
+    rule: 'SCOPE-1',
+    description:
+      "Scopes are read as a hierarchy: a product's write scope also grants its read scope, so a token with vm.write but not vm.read reads restores.",
+  },
+  {
     id: 'preflight-requires-vm-write',
     mechanism: 'wrong-constant',
     rule: 'BILL-5',

@@ -145,7 +145,12 @@ export function createRequestListener(
         ? errorResult(403, outcome.detail)
         : errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
     for (const scope of route.requiredScopes) {
-      if (!outcome.caller.hasScope(scope)) {
+      // The scope-hierarchy fault: a product's write scope is read as holding its read scope.
+      const implied =
+        behaviour.fault === 'scope-write-implies-read' &&
+        scope.endsWith('.read') &&
+        outcome.caller.hasScope(scope.replace(/\.read$/, '.write'));
+      if (!implied && !outcome.caller.hasScope(scope)) {
         return errorResult(
           403,
           `The token lacks the ${scope} scope, which ${route.contract.operationId} requires.`,

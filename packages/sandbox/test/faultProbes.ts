@@ -160,6 +160,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     (h, as) => h.call('DELETE', paths.reservedIp(reservedIp(h)), { as }),
     'noNetworkWrite',
   ),
+  'scope-write-implies-read': {
+    // A token with vm.write and without vm.read reads a restore (vm.read).
+    observe: (h) => h.call('GET', paths.restore(restoreId(h)), { as: 'noVmRead' }),
+    correct: status(403),
+    faulty: status(200),
+  },
   'preflight-requires-vm-write': {
     observe: async (h) => [
       (await h.call('POST', paths.eligibility, { json: { sku_code: 'x' }, as: 'noVmWrite' })).status,
