@@ -306,6 +306,13 @@ export const faultCatalogue = [
     description: 'The backup policy record lacks the required storage_backend field.',
   },
   {
+    id: 'success-negotiated-xml',
+    mechanism: 'content-negotiation',
+    rule: 'RESP-1',
+    description:
+      'An XML message converter sits beside the JSON one (a library on the classpath), so a request whose Accept header names XML first gets its record as XML.',
+  },
+  {
     id: 'success-content-type-text',
     mechanism: 'wrong-header',
     rule: 'RESP-1',

@@ -20,6 +20,15 @@ export class ResponseWriter {
     if (res.headersSent || res.writableEnded) return;
     switch (result.kind) {
       case 'json':
+        if (this.behaviour.fault === 'success-negotiated-xml' && asksForXml(res.req.headers.accept)) {
+          this.write(
+            res,
+            result.status,
+            'application/xml',
+            `<?xml version="1.0"?>${asXml('result', result.body)}`,
+          );
+          return;
+        }
         this.write(res, result.status, this.successType, JSON.stringify(this.decorate(result.body)));
         return;
       case 'empty':
@@ -96,4 +105,25 @@ function withoutNulls(value: unknown): unknown {
       .filter(([, member]) => member !== null)
       .map(([key, member]) => [key, withoutNulls(member)]),
   );
+}
+
+/** The success-negotiated-xml fault: an Accept that names XML before (or without) JSON gets XML. */
+function asksForXml(accept: string | undefined): boolean {
+  const types = (accept ?? '').split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
+  const xml = types.findIndex((type) => type === 'application/xml' || type === 'text/xml');
+  const json = types.indexOf('application/json');
+  return xml !== -1 && (json === -1 || xml < json);
+}
+
+/** What an XML message converter writes for a record or a list. */
+function asXml(name: string, value: unknown): string {
+  if (Array.isArray(value)) return `<${name}>${value.map((item) => asXml('item', item)).join('')}</${name}>`;
+  if (value && typeof value === 'object')
+    return `<${name}>${Object.entries(value)
+      .map(([key, member]) => asXml(key, member))
+      .join('')}</${name}>`;
+  const text = String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;');
+  return `<${name}>${text}</${name}>`;
 }

@@ -375,6 +375,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => responseSchemaValidator('BackupPolicy')((a as Answer).json),
     faulty: (a) => status(200)(a) && !('storage_backend' in jsonObject(a)),
   },
+  'success-negotiated-xml': {
+    observe: async (h) => [
+      (await h.call('GET', paths.buckets, { headers: { accept: 'application/xml' } })).contentType,
+      (await h.call('GET', paths.buckets, { headers: { accept: 'application/json, application/xml' } }))
+        .contentType,
+    ],
+    correct: (o) => (o as string[]).every((type) => type?.startsWith('application/json')),
+    faulty: (o) => JSON.stringify(o) === '["application/xml","application/json"]',
+  },
   'success-content-type-text': {
     observe: listBuckets({}),
     correct: (a) => (a as Answer).contentType === 'application/json',

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { operationRequest, usableOperations } from '../generate/operationRequest.js';
+import { MUTATING_OPERATIONS, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation } from '../generate/operations.js';
 import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
@@ -46,6 +46,45 @@ checks.push(
             : notApplicable(`${op.operationId} answered ${response.status}, not a success`);
         },
         { examples: usableOperations(session, 'positive'), independent: true },
+      );
+    },
+  ),
+);
+
+/** What clients other than the suite put in Accept: XML, a browser's list, plain text, anything. */
+const OTHER_ACCEPTS = [
+  'application/xml',
+  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'text/plain',
+  '*/*',
+] as const;
+
+checks.push(
+  defineCheck(
+    'RESP-1',
+    'answers JSON whatever format the Accept header asks for (XML, a browser list, plain text, anything)',
+    async (t) => {
+      const session = t.session;
+      const cases = usableOperations(session, 'positive')
+        .filter((op) => !MUTATING_OPERATIONS.has(op.operationId))
+        .flatMap((op) => OTHER_ACCEPTS.map((accept) => ({ op, accept })));
+      if (cases.length === 0) return t.skip('no operation that only reads is usable on this profile');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, accept }) => {
+          const request = operationRequest(op, session, 'positive');
+          const exchange = await session.http.send({ ...request, headers: { ...request.headers, accept } });
+          const { response } = exchange;
+          if (response.bodyText === '') return observed;
+          const type = response.headers['content-type'] ?? '';
+          if (!/json/i.test(type) || !response.isJson)
+            throw new RuleViolation(
+              `${op.operationId} asked with Accept: ${accept} answered ${response.status} with Content-Type ${JSON.stringify(type)}${response.isJson ? '' : ' and a body that is not JSON'}; all responses are JSON, whatever the Accept header asks`,
+              exchange,
+            );
+          return observed;
+        },
+        { examples: cases, exhaustive: true, independent: true },
       );
     },
   ),

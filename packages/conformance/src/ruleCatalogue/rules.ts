@@ -1057,7 +1057,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'All responses are JSON; a success returns the resource itself',
     quotes: ['All responses are JSON. A successful response returns the resource itself, not an envelope.'],
-    latitude: 'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3.',
+    latitude:
+      'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3. Reads sent with another Accept (XML, a browser list, plain text, */*) must still be answered JSON; a 406 with a JSON error body passes.',
     targets: ALL,
     threats: [
       {
