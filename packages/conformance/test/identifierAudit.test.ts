@@ -2,7 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIdentifierAudit, identifierAuditVerdict } from '../src/checks/identifierAudit.js';
+import {
+  acceptanceAuditVerdict,
+  createIdentifierAudit,
+  identifierAuditVerdict,
+} from '../src/checks/identifierAudit.js';
 import { runConformance } from '../src/run/engine.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import type { Session } from '../src/session/session.js';
@@ -86,7 +90,7 @@ describe('identifier audit (ASYNC-4 across the run)', () => {
       create('op-2', 'vm-2', 'k2'),
       remove('op-3', 'vm-gpu-1', 'k3'),
     ]);
-    expect(findings).toEqual({ operations: 3, collisions: [] });
+    expect(findings).toEqual({ operations: 3, collisions: [], stale: [] });
     expect(identifierAuditVerdict(findings, session())).toEqual({ state: 'passed' });
   });
 
@@ -122,7 +126,7 @@ describe('identifier audit (ASYNC-4 across the run)', () => {
       response: { ...create('op-1', 'vm-1', 'k2').response, status: 409 },
     };
     const findings = audited([create('op-1', 'vm-1', 'k1'), refused]);
-    expect(findings).toEqual({ operations: 1, collisions: [] });
+    expect(findings).toEqual({ operations: 1, collisions: [], stale: [] });
   });
 
   it('is inconclusive with one operation, skipped without mutations or on Prism', () => {
@@ -139,6 +143,49 @@ describe('identifier audit (ASYNC-4 across the run)', () => {
   it('keeps at most three collisions', () => {
     const findings = audited(Array.from({ length: 6 }, (_, i) => create('op-1', `vm-${i}`, `k${i}`)));
     expect(findings.collisions).toHaveLength(3);
+  });
+});
+
+/** An acceptance record as a flagged workspace or a retry might answer it. */
+const withRecord = (exchange: Exchange, record: Record<string, unknown>): Exchange => {
+  const json = { ...(exchange.response.json as Record<string, unknown>), ...record };
+  return { ...exchange, response: { ...exchange.response, json, bodyText: JSON.stringify(json) } };
+};
+
+describe('acceptance audit (ASYNC-2 across the run)', () => {
+  it('fails an operation first answered "pending" in another workspace, naming it and the workspace', () => {
+    const findings = audited([
+      create('op-1', 'vm-1', 'k1'),
+      withRecord(create('op-2', 'vm-2', 'k2', '1043'), { status: 'pending' }),
+    ]);
+    const verdict = acceptanceAuditVerdict(findings, session());
+    expect(verdict.state).toBe('failed');
+    expect(verdict.state === 'failed' && verdict.failures[0]?.message).toMatch(
+      /createCloudVm in workspace 1043 with X-Idempotency-Key k2 was first answered with status "pending", not "accepted"/,
+    );
+  });
+
+  it('fails a first record whose submitted_at is no UTC timestamp', () => {
+    const findings = audited([
+      withRecord(create('op-1', 'vm-1', 'k1'), { submitted_at: '2026-11-26 10:00:00' }),
+    ]);
+    expect(acceptanceAuditVerdict(findings, session()).state).toBe('failed');
+  });
+
+  it('judges first answers only: a retry may report the operation as it stands now', () => {
+    const findings = audited([
+      create('op-1', 'vm-1', 'k1'),
+      withRecord(create('op-1', 'vm-1', 'k1'), { status: 'running' }),
+      remove('op-2', 'gvm-1', 'k2'),
+      withRecord(remove('op-2', 'gvm-1', 'k3'), { status: 'running' }),
+    ]);
+    expect(findings.stale).toEqual([]);
+    expect(acceptanceAuditVerdict(findings, session())).toEqual({ state: 'passed' });
+  });
+
+  it('is inconclusive with no operation, skipped without mutations', () => {
+    expect(acceptanceAuditVerdict(audited([]), session()).state).toBe('inconclusive');
+    expect(acceptanceAuditVerdict(audited([]), session({ mutations: false })).state).toBe('skipped');
   });
 });
 

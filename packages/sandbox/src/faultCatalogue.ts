@@ -196,6 +196,13 @@ export const faultCatalogue = [
     description: 'A freshly accepted operation reports status "queued" instead of "accepted".',
   },
   {
+    id: 'acceptance-status-by-rollout',
+    mechanism: 'unmapped-internal-state',
+    rule: 'ASYNC-2',
+    description:
+      'A new job runner, rolled out to the workspaces with an odd ID first, passes on its own state: acceptances there report "pending", while the primary workspace still answers "accepted".',
+  },
+  {
     id: 'acceptance-submitted-at-not-utc',
     mechanism: 'local-timezone',
     rule: 'ASYNC-2',

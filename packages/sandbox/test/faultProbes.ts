@@ -201,6 +201,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => acceptance(a).status === 'accepted',
     faulty: (a) => acceptance(a).status === 'queued',
   },
+  'acceptance-status-by-rollout': {
+    // The primary workspace (1042) and the secondary (1043, odd: where the rollout reached).
+    observe: async (h) => [
+      acceptance(await createVm(h)).status,
+      acceptance(await createVm(h, { workspace: secondary(h) })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '["accepted","accepted"]',
+    faulty: (o) => JSON.stringify(o) === '["accepted","pending"]',
+  },
   'acceptance-submitted-at-not-utc': {
     observe: (h) => createVm(h),
     correct: (a) => isUtcTimestamp(acceptance(a).submitted_at),

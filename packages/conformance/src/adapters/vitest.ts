@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, test } from 'vitest';
 import type { CheckResult } from '../checks/check.js';
-import { IDENTIFIER_AUDIT_CHECK, identifierAuditVerdict } from '../checks/identifierAudit.js';
+import { acceptanceRecordAudits } from '../checks/identifierAudit.js';
 import { checkRegistry } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
 import { runCheck } from '../run/checkRunner.js';
@@ -81,10 +81,11 @@ export function conformanceTests(options: ConformanceTestOptions = {}): void {
         context.skip(note),
       ),
     );
-  if (plansRunAudit(planOptions, IDENTIFIER_AUDIT_CHECK.rule))
-    test(IDENTIFIER_AUDIT_CHECK.title, (context) => {
-      if (!prepared) throw new Error('the conformance target did not start (see beforeAll)');
-      const verdict = identifierAuditVerdict(prepared.identifierAudit.findings(), prepared.session);
-      assertVerdict({ ...IDENTIFIER_AUDIT_CHECK, verdict, durationMs: 0 }, (note) => context.skip(note));
-    });
+  for (const { check, verdictOf } of acceptanceRecordAudits)
+    if (plansRunAudit(planOptions, check.rule))
+      test(check.title, (context) => {
+        if (!prepared) throw new Error('the conformance target did not start (see beforeAll)');
+        const verdict = verdictOf(prepared.identifierAudit.findings(), prepared.session);
+        assertVerdict({ ...check, verdict, durationMs: 0 }, (note) => context.skip(note));
+      });
 }

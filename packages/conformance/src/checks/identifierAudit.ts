@@ -1,4 +1,5 @@
 import type { Session } from '../session/session.js';
+import { isUtcDateTime } from '../spec/isoTimestamp.js';
 import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import { type Exchange, headerValue } from '../transport/exchange.js';
 import { acceptanceIds } from './acceptanceRecord.js';
@@ -18,10 +19,20 @@ export interface IdentifierCollision {
   readonly exchange: Exchange;
 }
 
+/** An operation whose first acceptance record did not report a fresh acceptance. */
+export interface StaleAcceptance {
+  readonly label: string;
+  /** What is wrong with it: its status, or its submitted_at. */
+  readonly problem: string;
+  readonly exchange: Exchange;
+}
+
 export interface IdentifierFindings {
   /** Distinct operations the run saw accepted. */
   readonly operations: number;
   readonly collisions: readonly IdentifierCollision[];
+  /** First answers (not retries) whose record is not `accepted` with a UTC submitted_at: ASYNC-2's. */
+  readonly stale: readonly StaleAcceptance[];
 }
 
 export interface IdentifierAudit extends ExchangeRecorder {
@@ -74,6 +85,7 @@ export function createIdentifierAudit(): IdentifierAudit {
   const byVmId = new Map<string, AcceptedRequest>();
   const identities = new Set<string>();
   const collisions: IdentifierCollision[] = [];
+  const stale: StaleAcceptance[] = [];
   let sequence = 0;
   const note = (
     seen: Map<string, AcceptedRequest>,
@@ -92,12 +104,24 @@ export function createIdentifierAudit(): IdentifierAudit {
       const ids = acceptanceIds(exchange);
       if (!ids) return;
       const accepted = acceptedRequest(exchange, op.operationId, sequence++);
+      // The first answer of an operation is its acceptance; a retry may report it as it stands now.
+      const problem = identities.has(accepted.identity) ? undefined : freshnessProblem(exchange);
+      if (problem && stale.length < MAX_COLLISIONS) stale.push({ label: accepted.label, problem, exchange });
       identities.add(accepted.identity);
       note(byOperationId, 'operation_id', ids.operationId, accepted, exchange);
       if (op.operationId.startsWith('create')) note(byVmId, 'vm_id', ids.vmId, accepted, exchange);
     },
-    findings: () => ({ operations: identities.size, collisions: [...collisions] }),
+    findings: () => ({ operations: identities.size, collisions: [...collisions], stale: [...stale] }),
   };
+}
+
+/** Why an acceptance record is not a fresh acceptance, or undefined when it is. */
+function freshnessProblem(exchange: Exchange): string | undefined {
+  const record = exchange.response.json as { status?: unknown; submitted_at?: unknown };
+  if (record.status !== 'accepted') return `status ${JSON.stringify(record.status)}, not "accepted"`;
+  if (!isUtcDateTime(record.submitted_at))
+    return `submitted_at ${JSON.stringify(record.submitted_at)}, not an ISO 8601 UTC timestamp`;
+  return undefined;
 }
 
 /** The run-wide ASYNC-4 check the report adds: identifiers held across every answer of the run. */
@@ -115,14 +139,8 @@ export const IDENTIFIER_AUDIT_CHECK = Object.freeze({
  * the run's redactor.
  */
 export function identifierAuditVerdict(findings: IdentifierFindings, session: Session): CheckVerdict {
-  const skipped = skipBeforeRun(IDENTIFIER_AUDIT_CHECK.rule, session);
+  const skipped = auditSkipped(IDENTIFIER_AUDIT_CHECK.rule, findings, session);
   if (skipped) return skipped;
-  if (session.profile.mutations !== true && findings.operations === 0)
-    return {
-      state: 'skipped',
-      reason: 'the profile does not allow mutations (mutations: true), so the run starts no operation',
-      declared: false,
-    };
   const { redactor } = session;
   const failures = findings.collisions.map((collision): FailureReport => {
     const what = collision.field === 'operation_id' ? 'operation' : 'VM';
@@ -147,3 +165,65 @@ export function identifierAuditVerdict(findings: IdentifierFindings, session: Se
     };
   return { state: 'passed' };
 }
+
+/** The run-wide ASYNC-2 check the report adds: every operation's first acceptance record, wherever sent. */
+export const ACCEPTANCE_AUDIT_CHECK = Object.freeze({
+  rule: 'ASYNC-2',
+  title:
+    'ASYNC-2 every operation accepted during the run, in any workspace and by any check, was first answered with status accepted and a UTC submitted_at',
+  file: '(every acceptance record of the run)',
+});
+
+/**
+ * ASYNC-2's verdict over the whole run: skipped as ASYNC-4's is, failed by any operation whose
+ * first record was not a fresh acceptance, inconclusive when none was accepted, passed otherwise.
+ */
+export function acceptanceAuditVerdict(findings: IdentifierFindings, session: Session): CheckVerdict {
+  const skipped = auditSkipped(ACCEPTANCE_AUDIT_CHECK.rule, findings, session);
+  if (skipped) return skipped;
+  const { redactor } = session;
+  const failures = findings.stale.map(
+    (found): FailureReport => ({
+      rule: ACCEPTANCE_AUDIT_CHECK.rule,
+      test: ACCEPTANCE_AUDIT_CHECK.title,
+      seed: session.seed,
+      path: undefined,
+      counterexample: undefined,
+      message: redactor.redact(
+        `${found.label} was first answered with ${found.problem}: a freshly accepted operation reports "accepted" and a UTC submitted_at, whichever workspace or check it came from`,
+      ),
+      ...describeExchange(found.exchange, redactor),
+    }),
+  );
+  if (failures.length > 0) return { state: 'failed', errors: failures.map(formatFailure), failures };
+  if (findings.operations === 0)
+    return {
+      state: 'inconclusive',
+      reason: 'no operation was accepted during the run',
+      remedy: 'select the create and delete rules (ASYNC-*, IDEM-*, CONC-*) with mutations: true',
+    };
+  return { state: 'passed' };
+}
+
+/** Where an audit of the run's acceptance records cannot judge: Prism, an unclaimed rule, a read-only run. */
+function auditSkipped(
+  rule: string,
+  findings: IdentifierFindings,
+  session: Session,
+): CheckVerdict | undefined {
+  const skipped = skipBeforeRun(rule, session);
+  if (skipped) return skipped;
+  if (session.profile.mutations !== true && findings.operations === 0)
+    return {
+      state: 'skipped',
+      reason: 'the profile does not allow mutations (mutations: true), so the run starts no operation',
+      declared: false,
+    };
+  return undefined;
+}
+
+/** The run-wide checks judged on every acceptance record of the run, in the order they report. */
+export const acceptanceRecordAudits = [
+  { check: ACCEPTANCE_AUDIT_CHECK, verdictOf: acceptanceAuditVerdict },
+  { check: IDENTIFIER_AUDIT_CHECK, verdictOf: identifierAuditVerdict },
+] as const;

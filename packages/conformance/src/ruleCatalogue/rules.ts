@@ -537,7 +537,7 @@ export const rules: readonly RuleEntry[] = [
       'Types: `datetime` is an ISO 8601 timestamp in UTC.',
     ],
     latitude:
-      "UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged.",
+      "UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged. Besides its own create and delete, every operation the run saw accepted (any workspace, any check) is held to status `accepted` and a UTC submitted_at in its first answer; a retry's answer may report the operation as it stands now.",
     targets: ALL,
     needs: ['mutations: true'],
     threats: [

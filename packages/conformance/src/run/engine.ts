@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOpenApiDocument, openApiJsonPath, operationCatalogue } from '@cloud-api/spec';
 import type { CheckResult } from '../checks/check.js';
-import { IDENTIFIER_AUDIT_CHECK, identifierAuditVerdict } from '../checks/identifierAudit.js';
+import { acceptanceRecordAudits } from '../checks/identifierAudit.js';
 import { checkRegistry, findCheck, type RegisteredCheck } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK, type SchemaAuditFindings, schemaAuditVerdict } from '../checks/schemaAudit.js';
 import { createReporter, progressReporter, reportContext, reportersProblem } from '../reporters/index.js';
@@ -135,7 +135,7 @@ function checkedOptions(options: RunOptions) {
   const planned = planChecks(checkRegistry, planOptions);
   const target = replayTarget(options, replay);
   const withAudit = plansRunAudit(planOptions, SCHEMA_AUDIT_CHECK.rule);
-  const withIdentifierAudit = plansRunAudit(planOptions, IDENTIFIER_AUDIT_CHECK.rule);
+  const recordAudits = acceptanceRecordAudits.filter((audit) => plansRunAudit(planOptions, audit.check.rule));
   const madeOutDir = options.outDir === undefined ? undefined : firstMissingDirectory(options.outDir);
   if (options.outDir !== undefined) {
     const problem = outputDirectoryProblem(options.outDir);
@@ -151,7 +151,7 @@ function checkedOptions(options: RunOptions) {
     replay,
     planned,
     withAudit,
-    withIdentifierAudit,
+    recordAudits,
     target,
   };
 }
@@ -378,12 +378,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       tests.push(testOutcomeOf(audit));
       emit({ type: 'check-end', result: audit });
     }
-    // ASYNC-4 is judged on every acceptance record the run saw; a run cut short proves nothing passed.
-    if (settings.withIdentifierAudit) {
-      const findings = prepared.identifierAudit.findings();
-      const verdict = identifierAuditVerdict(findings, session);
+    // ASYNC-2 and ASYNC-4 are judged on every acceptance record the run saw; a run cut short
+    // proves nothing passed.
+    for (const { check, verdictOf } of settings.recordAudits) {
+      const verdict = verdictOf(prepared.identifierAudit.findings(), session);
       const audit: CheckResult = {
-        ...IDENTIFIER_AUDIT_CHECK,
+        ...check,
         verdict:
           (verdict.state === 'passed' || verdict.state === 'inconclusive') && (interrupted || deadlineReached)
             ? { state: 'incomplete', reason: `not finished: ${why}` }

@@ -1,4 +1,4 @@
-import { IDENTIFIER_AUDIT_CHECK } from '../checks/identifierAudit.js';
+import { acceptanceRecordAudits } from '../checks/identifierAudit.js';
 import { checkRegistry } from '../checks/registry.js';
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
 
@@ -21,6 +21,6 @@ export function declaredChecks(): DeclaredCheck[] {
       file: `checks/${check.family}.ts`,
     })),
     SCHEMA_AUDIT_CHECK,
-    IDENTIFIER_AUDIT_CHECK,
+    ...acceptanceRecordAudits.map((audit) => audit.check),
   ];
 }

@@ -28,7 +28,13 @@ export function acceptanceRecord(
   const record: AcceptanceRecord = {
     operation_id: operationId(services, workspaceId),
     vm_id: vmId,
-    status: behaviour.fault === 'acceptance-status-queued' ? 'queued' : 'accepted',
+    status:
+      behaviour.fault === 'acceptance-status-queued'
+        ? 'queued'
+        : // A new job runner rolled out to half the workspaces (by ID) passes on its own state.
+          behaviour.fault === 'acceptance-status-by-rollout' && BigInt(workspaceId) % 2n === 1n
+          ? 'pending'
+          : 'accepted',
   };
   switch (behaviour.fault) {
     case 'acceptance-missing-submitted-at':
