@@ -723,6 +723,13 @@ export const faultCatalogue = [
       'A restore is looked up with LIKE :id%: a restore id with its last character cut off returns the restore it begins, instead of 404.',
   },
   {
+    id: 'query-decoded-twice',
+    mechanism: 'proxy-rewrite',
+    rule: 'PARAM-1',
+    description:
+      'A gateway decodes the query string before forwarding it and the service decodes it again: workspace_id encoded twice (the text %31%30%34%32, no number) is served as workspace 1042.',
+  },
+  {
     id: 'workspace-id-int32-wraparound',
     rule: 'PARAM-1',
     mechanism: 'integer-wraparound',

@@ -216,7 +216,10 @@ export function createRequestListener(
       return;
     }
     const route = match.value;
-    const query = parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1));
+    const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1);
+    const query = parseQueryString(
+      behaviour.fault === 'query-decoded-twice' ? gatewayDecoded(rawQuery) : rawQuery,
+    );
     if (!query.ok) {
       writer.sendError(res, 400, query.detail);
       return;
@@ -344,4 +347,13 @@ function requiredScopes(contract: OperationContract, fault: FaultId | undefined)
     return [contract.scope, 'billing.read'];
   }
   return [contract.scope];
+}
+
+/** The query-decoded-twice fault: a gateway that decodes the query before passing it on. */
+function gatewayDecoded(query: string): string {
+  try {
+    return decodeURIComponent(query);
+  } catch {
+    return query;
+  }
 }

@@ -465,6 +465,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: allStatuses(in4xx),
     faulty: allStatuses((s) => s === 200),
   },
+  'query-decoded-twice': {
+    // The text "%31%30%34%32" (sent encoded as %2531%2530…): no number, unless decoded twice.
+    observe: (h) => bucketStatuses([[...primary(h)].map((d) => `%3${d}`).join(''), primary(h)])(h),
+    correct: (o) => JSON.stringify(o) === '[400,200]',
+    faulty: (o) => JSON.stringify(o) === '[200,200]',
+  },
   'workspace-id-unicode-digits': {
     // The primary workspace in full-width and in Arabic-Indic digits, then as itself.
     observe: async (h) => {

@@ -75,9 +75,10 @@ function textForms(value: string): ParameterForm[] {
       encoded: encodeURIComponent(`${s.before ?? ''}${value}${s.after ?? ''}`),
     })),
     { kind: 'every character percent-encoded', reading: 'same', encoded: percentEncodeEvery(value) },
+    // Decoded once, as a URL is, this is the text "%31%30…": another value, never this one.
     {
       kind: 'percent-encoded twice',
-      reading: 'same',
+      reading: 'other',
       encoded: encodeURIComponent(percentEncodeEvery(value)),
     },
   ];

@@ -1432,6 +1432,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'parameter-pollution',
         how: 'A parameter given twice arrives as a list; the handler joins or indexes it and reads another value than either copy.',
       },
+      {
+        mechanism: 'proxy-rewrite',
+        how: 'A gateway decodes the query string before forwarding it and the service decodes it again, so a value encoded twice (the text `%31%30%34%32`, which is no number) arrives as `1042` and is served.',
+      },
     ],
   },
   {
