@@ -83,6 +83,20 @@ export const faultCatalogue = [
     description: 'Any unknown token with the environment prefix is accepted with full rights.',
   },
   {
+    id: 'token-lookup-case-insensitive',
+    mechanism: 'loose-comparison',
+    rule: 'AUTH-2',
+    description:
+      'Tokens are looked up in a column with a case-insensitive collation (MySQL utf8mb4_general_ci), so a valid token in another letter case is found and accepted.',
+  },
+  {
+    id: 'token-lookup-truncated',
+    mechanism: 'loose-comparison',
+    rule: 'AUTH-2',
+    description:
+      'Tokens are stored in a column 32 characters wide, which truncates both the stored token and the one looked up: a valid token with its last characters changed, or one more, is found and accepted.',
+  },
+  {
     id: 'accept-revoked-token',
     mechanism: 'stale-cache',
     rule: 'AUTH-3',

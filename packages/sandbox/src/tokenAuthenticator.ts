@@ -1,6 +1,8 @@
 import type { SandboxBehaviour } from './sandboxBehaviour.js';
 import type { SandboxEnvironment, SandboxIdentity, SandboxProfile } from './sandboxProfile.js';
 
+/** The token-lookup-truncated fault: the token column's width. */
+const TRUNCATED_TOKEN_LENGTH = 32;
 /** The revocation-list-reload-gap fault: how long the list is empty in every second. */
 const REVOCATION_RELOAD_GAP_MS = 40;
 
@@ -105,6 +107,23 @@ export class TokenAuthenticator {
     return this.resolveToken(token, safeMethod, instance);
   }
 
+  /**
+   * The loose token lookups: a column with a case-insensitive collation, or one that keeps (and
+   * so compares) the first 32 characters only.
+   */
+  private foundLoosely(token: string): Caller | undefined {
+    const fault = this.behaviour.fault;
+    const key =
+      fault === 'token-lookup-case-insensitive'
+        ? (text: string) => text.toLowerCase()
+        : fault === 'token-lookup-truncated'
+          ? (text: string) => text.slice(0, TRUNCATED_TOKEN_LENGTH)
+          : undefined;
+    if (!key) return undefined;
+    for (const [known, caller] of this.callers) if (key(known) === key(token)) return caller;
+    return undefined;
+  }
+
   private resolveToken(token: string, safeMethod: boolean, instance: number): AuthenticationOutcome {
     const fault = this.behaviour.fault;
     const own = this.ownPrefix;
@@ -131,7 +150,7 @@ export class TokenAuthenticator {
       }
       return { ok: false, detail: `Invalid API token: ${this.environment} tokens start with ${own}.` };
     }
-    const caller = this.callers.get(token);
+    const caller = this.callers.get(token) ?? this.foundLoosely(token);
     if (caller) return { ok: true, caller };
     if (token === this.revoked) {
       if (fault === 'accept-revoked-token') return { ok: true, caller: this.faultBypassCaller };

@@ -120,6 +120,23 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(401),
     faulty: status(200),
   },
+  'token-lookup-case-insensitive': {
+    observe: (h) => {
+      const token = h.token('full');
+      const prefix = 'svc_dev_key_';
+      return h.call('GET', paths.buckets, {
+        authorization: `Bearer ${prefix}${token.slice(prefix.length).toUpperCase()}`,
+      });
+    },
+    correct: status(401),
+    faulty: status(200),
+  },
+  'token-lookup-truncated': {
+    observe: (h) =>
+      h.call('GET', paths.buckets, { authorization: `Bearer ${h.token('full').slice(0, -2)}zz` }),
+    correct: status(401),
+    faulty: status(200),
+  },
   'accept-revoked-token': {
     observe: (h) => h.call('GET', paths.buckets, { authorization: `Bearer ${h.profile.revokedToken}` }),
     correct: status(401),

@@ -116,6 +116,57 @@ checks.push(
   }),
 );
 
+/**
+ * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
+ * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
+ */
+const NEAR_MISSES = {
+  'in another letter case': (token: string, prefix: string) => prefix + swapCase(token.slice(prefix.length)),
+  'one character short': (token: string) => token.slice(0, -1),
+  'with a character more': (token: string) => `${token}0`,
+  'with its last 8 characters changed': (token: string) =>
+    token.slice(0, -8) + [...token.slice(-8)].map((c) => (c === 'x' ? 'y' : 'x')).join(''),
+} as const;
+type NearMiss = keyof typeof NEAR_MISSES;
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+checks.push(
+  defineCheck(
+    'AUTH-2',
+    'answers 401 to tokens one edit away from a valid one (another letter case, a character short or more, the last characters changed)',
+    async (t) => {
+      const session = t.session;
+      const prefix = tokenPrefixes[session.profile.environment];
+      const token = session.fullToken('billing.read');
+      const kinds = (Object.keys(NEAR_MISSES) as NearMiss[]).filter(
+        (kind) => NEAR_MISSES[kind](token, prefix) !== token,
+      );
+      // As secret as the token they are made from: never printed, and never in a replay, which
+      // names the kind.
+      session.redactor.add(...kinds.map((kind) => NEAR_MISSES[kind](token, prefix)));
+      const cases = everyPair(usableOperations(session, 'probe'), kinds);
+      await t.check(
+        fc.constantFrom(...cases),
+        async ([op, kind]) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'probe', { token: NEAR_MISSES[kind](token, prefix) }),
+          );
+          expectStatus(
+            exchange,
+            is401,
+            `401 for a valid token ${kind}: another token, which the environment never issued`,
+          );
+          return observed;
+        },
+        { examples: cases, exhaustive: true, independent: true },
+      );
+    },
+  ),
+);
+
 checks.push(
   defineCheck('AUTH-3', 'rejects a revoked token (401 or 403) on every operation', async (t) => {
     const session = t.session;

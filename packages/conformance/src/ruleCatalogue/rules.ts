@@ -224,7 +224,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'An unknown or invalid token returns 401',
     quotes: ['401 Unauthorized | The token is missing, malformed, expired or invalid.'],
-    latitude: 'Token lifetime: not shown — expired tokens cannot be generated, unknown ones are.',
+    latitude:
+      'Token lifetime: not shown — expired tokens cannot be generated, unknown ones are. Besides random unknown tokens, tokens one edit away from a valid one (another letter case, a character short or more, the last 8 changed) must get 401; they are masked in every output like the token itself.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     threats: [
@@ -243,6 +244,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'clock-skew',
         how: 'Expiry is compared against a server clock that runs behind, or with a generous leeway, so an expired token is still accepted.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'The token is looked up under a case-insensitive collation, or in a column that truncates it, so a token one edit away from a valid one (another letter case, its last characters changed) is found and accepted.',
       },
     ],
   },
