@@ -600,6 +600,13 @@ export const faultCatalogue = [
       'Enable backups fills its defaults with value || default: incremental_enabled false becomes true, hour 0 becomes 20.',
   },
   {
+    id: 'backup-partial-schedule-zeroed',
+    mechanism: 'replace-not-merge',
+    rule: 'BACKUP-2',
+    description:
+      'A schedule sent is decoded into a struct whole, so the fields it leaves out are zero values (hour 0, window_minutes 0, an empty time zone) instead of their documented defaults; an empty body still gets the defaults.',
+  },
+  {
     id: 'backup-schedule-defaults-win',
     rule: 'BACKUP-2',
     mechanism: 'reversed-merge-order',

@@ -700,6 +700,20 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === 3,
     faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === null,
   },
+  'backup-partial-schedule-zeroed': {
+    observe: async (h) => {
+      const answer = await h.call('POST', paths.enableBackups(gpuVm(h)), {
+        json: { schedule: { frequency: 'weekly', day_of_week: 3 } },
+      });
+      const { timezone, hour, minute, window_minutes } = jsonObject(answer).schedule as Record<
+        string,
+        unknown
+      >;
+      return [timezone, hour, minute, window_minutes];
+    },
+    correct: (o) => JSON.stringify(o) === '["UTC",20,0,30]',
+    faulty: (o) => JSON.stringify(o) === '["",0,0,0]',
+  },
   'backup-schedule-defaults-win': {
     observe: (h) =>
       h.call('POST', paths.enableBackups(gpuVm(h)), {

@@ -1240,7 +1240,7 @@ export const rules: readonly RuleEntry[] = [
       'Response 200: backup policy record.',
     ],
     latitude:
-      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at.',
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial schedule (frequency weekly and day_of_week 3 only): the schedule fields it leaves out must show their documented defaults (UTC, 20, 0, 30).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
@@ -1272,6 +1272,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'internal-id-exposed',
         how: "The policy row's foreign key (the VM's internal row number) is serialised as vm_id instead of the VM's public id, so the policy names another VM.",
+      },
+      {
+        mechanism: 'replace-not-merge',
+        how: 'A schedule sent is decoded into a struct whole, so the fields it leaves out are zero values (hour 0, an empty time zone) instead of the documented defaults, which only an absent schedule gets.',
       },
       {
         mechanism: 'local-timezone',

@@ -58,6 +58,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
     schedule.hour = sent.schedule?.hour || 20;
     schedule.window_minutes = sent.schedule?.window_minutes || 30;
   }
+  // A schedule sent is decoded into a struct whole: what it leaves out is zero, not its default.
+  if (behaviour.fault === 'backup-partial-schedule-zeroed' && sent.schedule)
+    Object.assign(schedule, { timezone: '', hour: 0, minute: 0, window_minutes: 0 }, sent.schedule);
   // {...sent.schedule, ...defaults}: the spread order lets the defaults win.
   if (behaviour.fault === 'backup-schedule-defaults-win') Object.assign(schedule, SCHEDULE_DEFAULTS);
   // The scheduler was written for UTC only: the zone column is filled with a constant.
