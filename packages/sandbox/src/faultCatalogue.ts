@@ -728,6 +728,13 @@ export const faultCatalogue = [
     description:
       'The protocol is kept in a database enum of upper-case labels and returned as stored: an update sending "udp" reads back "UDP", a value the document does not list.',
   },
+  {
+    id: 'nat-rule-text-utf8mb3',
+    mechanism: 'charset-truncation',
+    rule: 'PATCH-1',
+    description:
+      "The rule's name and note are kept in utf8mb3 columns (MySQL, strict mode off), which cut a value at its first character beyond three bytes: a name with an emoji is answered and stored short.",
+  },
   // ---- how parameters arrive (issue 21) ----
   {
     id: 'workspace-id-policy-first-handler-last',
@@ -770,6 +777,13 @@ export const faultCatalogue = [
     mechanism: 'validated-copy-not-used',
     description:
       'The NAT rule update is validated on a converted copy of the body (numbers and booleans read from text, enum values lower-cased and trimmed), as a validation pipe with implicit conversion does, but the handler stores the raw body: "2223" is accepted and stored as text, "UDP" as "UDP".',
+  },
+  {
+    id: 'nat-rule-null-stored',
+    mechanism: 'validated-copy-not-used',
+    rule: 'PARAM-1',
+    description:
+      'The NAT rule update is validated with null members read as "not sent" (Optional fields), and the body is then written as sent: {"name": null} is answered 200 and the rule holds a null name.',
   },
   {
     id: 'nat-rule-enabled-truthy-text',

@@ -67,6 +67,12 @@ export function bodyForRoute(
   }
   if (behaviour.fault === 'nat-rule-body-validated-copy')
     return { validated: laxlyConverted(body), handled: body };
+  // The validator reads a null member as "not sent" (an Optional field); the ORM writes the null.
+  if (behaviour.fault === 'nat-rule-null-stored')
+    return {
+      validated: Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)),
+      handled: body,
+    };
   if (
     behaviour.fault === 'nat-rule-enabled-truthy-text' &&
     (body.enabled === 'true' || body.enabled === 'false')

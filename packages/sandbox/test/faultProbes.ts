@@ -909,6 +909,20 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(500),
   },
+  'nat-rule-null-stored': {
+    observe: async (h) => {
+      const update = await h.call('PATCH', natRulePath(h), { json: { note: null } });
+      return [update.status, jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).note];
+    },
+    correct: (o) => (o as unknown[])[0] === 400 && typeof (o as unknown[])[1] === 'string',
+    faulty: (o) => JSON.stringify(o) === '[200,null]',
+  },
+  'nat-rule-text-utf8mb3': {
+    observe: async (h) =>
+      jsonObject(await h.call('PATCH', natRulePath(h), { json: { name: 'edge-\u{1F680}-1' } })).name,
+    correct: (o) => o === 'edge-\u{1F680}-1',
+    faulty: (o) => o === 'edge-',
+  },
   'nat-rule-body-validated-copy': {
     // The port sent as text: refused, or stored as the integer; the fault stores the text.
     observe: async (h) => {

@@ -18,6 +18,7 @@ import { canonicalJson, listContent } from './exchangeReading.js';
 import {
   expectNatRuleUnchanged,
   keepingNatRule,
+  natRuleAsRead,
   natRuleToChange,
   readNatRule,
   restoreNatRule,
@@ -288,7 +289,12 @@ checks.push(
         .filter((field) => field.path.length === 1)
         .flatMap((field) => {
           const name = field.path[0] as string;
-          return bodyForms(field, changedValue(field, original[name])).map((form) => ({ field: name, form }));
+          return [
+            ...bodyForms(field, changedValue(field, original[name])),
+            // No field of the update is nullable: a null is refused, or leaves the field as it was
+            // (read as "not sent"); a null stored, or a value made of it, is neither.
+            { kind: 'null, which no field of the update may hold', sent: null, means: original[name] },
+          ].map((form) => ({ field: name, form }));
         });
       if (cases.length === 0) return t.skip('the NAT rule update has no typed field to send in another form');
       const update = (body: unknown) =>
@@ -312,7 +318,7 @@ checks.push(
                   `the NAT rule update answered ${status} to ${sent}; it must be refused with a 4xx and the error shape, or stored as ${JSON.stringify(form.means)}`,
                   exchange,
                 );
-              const record = expectJsonObject(exchange, 'the updated rule record');
+              const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
               if (JSON.stringify(record[field]) !== JSON.stringify(form.means))
                 throw new RuleViolation(
                   `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${JSON.stringify(record[field])}; accepted, it must be stored as ${JSON.stringify(form.means)}, typed as the document types it`,

@@ -1,15 +1,22 @@
 import fc from 'fast-check';
 
-/** Values of the documented types, within common bounds, for each field a NAT rule update may send. */
+/**
+ * Values of the documented types, within common bounds, for each field a NAT rule update may send.
+ * Text is any Unicode, emoji included (characters past the 3-byte UTF-8 range are where a
+ * `utf8mb3` column cuts a string short); which characters a target allows is not shown.
+ */
 const natRuleFieldValues = {
-  name: fc.stringMatching(/^[a-z][a-z0-9-]{0,19}$/),
+  name: fc.oneof(
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,19}$/),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
+  ),
   protocol: fc.constantFrom('tcp', 'udp'),
   external_port: fc.integer({ min: 1024, max: 65535 }),
   internal_ip: fc
     .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
     .map(([a, b]) => `10.0.${a}.${b}`),
   internal_port: fc.integer({ min: 1, max: 65535 }),
-  note: fc.string({ maxLength: 30 }),
+  note: fc.string({ unit: 'grapheme', maxLength: 30 }),
   enabled: fc.boolean(),
 };
 

@@ -1152,7 +1152,8 @@ export const rules: readonly RuleEntry[] = [
       'Body, every field optional (partial update):',
       'a rule update (PATCH) returns the updated rule record.',
     ],
-    latitude: 'A 409 for a conflicting value is tolerated; the rule is restored afterwards.',
+    latitude:
+      'A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
@@ -1180,6 +1181,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'falsy-default',
         how: 'Fields are merged with `body.field || rule.field`, so a sent `enabled: false` or `note: ""` is ignored.',
+      },
+      {
+        mechanism: 'charset-truncation',
+        how: 'The name and note are stored in utf8mb3 columns (MySQL with strict mode off), which cut a value at its first emoji, so the record answered and read back is not the one sent.',
       },
     ],
   },
@@ -1409,7 +1414,7 @@ export const rules: readonly RuleEntry[] = [
       '| enabled | boolean | |',
     ],
     latitude:
-      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads.",
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',

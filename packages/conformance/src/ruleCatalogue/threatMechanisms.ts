@@ -18,6 +18,8 @@ export const threatMechanisms = {
     'State that must last (an idempotency answer, a record) lives in a bounded or short-lived cache and is gone when it is needed.',
   'cache-key-missing-dimension':
     'A cache (of answers, records or authorization decisions) is keyed without one dimension the answer depends on (workspace, route, token), so one caller is served what was computed for another.',
+  'charset-truncation':
+    'A column or codec with a narrower character set (MySQL utf8mb3, Latin-1) cuts or mangles text at the first character it cannot hold, so the value stored is not the value sent.',
   'check-then-act-race':
     'A condition is checked, then the handler awaits, then acts on it: two requests in flight both pass the check and both act (an idempotency key looked up before the create is stored).',
   'check-on-writes-only':

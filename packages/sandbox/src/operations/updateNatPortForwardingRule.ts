@@ -114,6 +114,12 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
     stored.enabled = Boolean(stored.enabled);
   if (fault === 'nat-rule-protocol-stored-uppercase' && typeof stored.protocol === 'string')
     stored.protocol = stored.protocol.toUpperCase();
+  // A utf8mb3 text column (strict mode off) cuts a value at its first 4-byte character.
+  if (fault === 'nat-rule-text-utf8mb3')
+    for (const text of ['name', 'note'] as const) {
+      const value = stored[text];
+      if (typeof value === 'string') stored[text] = value.replace(/[\u{10000}-\u{10FFFF}].*$/su, '');
+    }
   return stored as RuleUpdate;
 }
 
