@@ -43,7 +43,7 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
     expect(opaque).not.toContain('given twice');
   });
 
-  it('every "same" form of a workspace ID spells that ID; every "other" form is another value that a wrapping parser or a second decoding reads as it', () => {
+  it('every "same" form of a workspace ID spells that ID; every "other" form is another value (one a wrapping parser or a second decoding reads as it, or one with a slash)', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), (n) => {
         const id = String(n);
@@ -53,6 +53,9 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
             const once = decodeURIComponent(form.encoded);
             expect(once).not.toMatch(/^[0-9]+$/);
             expect(decodeURIComponent(once)).toBe(id);
+            expect(form.reading).toBe('other');
+          } else if (form.kind === 'an encoded slash inside') {
+            expect(decodeURIComponent(form.encoded).replace('/', '')).toBe(id);
             expect(form.reading).toBe('other');
           } else if (form.reading === 'other') {
             const other = BigInt(form.encoded);

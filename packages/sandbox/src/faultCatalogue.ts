@@ -765,6 +765,13 @@ export const faultCatalogue = [
       'workspace_id is converted with a 32-bit cast of its digits (`Number(v) >>> 0`): 2^32 + 1042, another workspace, is read as 1042 and served as that one.',
   },
   {
+    id: 'path-encoded-slash-html-404',
+    mechanism: 'framework-default',
+    rule: 'PARAM-1',
+    description:
+      "The router decodes %2F before matching: a path id with an encoded slash has a segment too many, matches no route, and the framework's default 404 page (HTML, no JSON detail) answers.",
+  },
+  {
     id: 'path-id-nul-database-error',
     rule: 'PARAM-1',
     mechanism: 'unmapped-database-error',

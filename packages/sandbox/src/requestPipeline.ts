@@ -196,6 +196,15 @@ export function createRequestListener(
     const queryStart = url.indexOf('?');
     const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
     const method = req.method ?? 'GET';
+    // The path-encoded-slash-html-404 fault: the router decodes %2F before matching, so the path
+    // has a segment too many, matches no route, and the framework's default 404 page answers.
+    if (behaviour.fault === 'path-encoded-slash-html-404' && /%2f/i.test(pathname)) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!DOCTYPE html><html><body><pre>Cannot ${method} ${decodeURIComponent(pathname)}</pre></body></html>`,
+      );
+      return;
+    }
     const match = routes.match(method, pathname);
     if (match.kind === 'not-found') {
       writer.sendError(

@@ -909,6 +909,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(500),
   },
+  'path-encoded-slash-html-404': {
+    observe: (h) => h.call('GET', paths.restore(`${restoreId(h)}%2Fx`)),
+    correct: (a) => is4xx(a) && typeof jsonObject(a)?.detail === 'string',
+    faulty: (a) =>
+      status(404)(a) && (a as { contentType: string | null }).contentType?.startsWith('text/html') === true,
+  },
   'nat-rule-null-stored': {
     observe: async (h) => {
       const update = await h.call('PATCH', natRulePath(h), { json: { note: null } });

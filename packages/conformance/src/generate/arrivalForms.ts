@@ -81,6 +81,15 @@ function textForms(value: string): ParameterForm[] {
       reading: 'other',
       encoded: encodeURIComponent(percentEncodeEvery(value)),
     },
+    // Another value with a slash in it: a router that decodes %2F before matching sends it to
+    // no route, whose default answer (an HTML 404 page) is no JSON error.
+    {
+      kind: 'an encoded slash inside',
+      reading: 'other',
+      encoded: encodeURIComponent(
+        `${value.slice(0, Math.ceil(value.length / 2))}/${value.slice(Math.ceil(value.length / 2))}`,
+      ),
+    },
   ];
 }
 

@@ -1414,7 +1414,7 @@ export const rules: readonly RuleEntry[] = [
       '| enabled | boolean | |',
     ],
     latitude:
-      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',
@@ -1449,6 +1449,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'proxy-rewrite',
         how: 'A gateway decodes the query string before forwarding it and the service decodes it again, so a value encoded twice (the text `%31%30%34%32`, which is no number) arrives as `1042` and is served.',
+      },
+      {
+        mechanism: 'framework-default',
+        how: "The router decodes %2F before matching, so a path id with an encoded slash matches no route and the framework's default 404 page (HTML) answers instead of a JSON error.",
       },
     ],
   },
