@@ -271,6 +271,13 @@ export const faultCatalogue = [
     description: 'The gateway accepts a billable create in a workspace whose billing decision is denied.',
   },
   {
+    id: 'gateway-trusts-body-decision',
+    mechanism: 'mass-assignment',
+    rule: 'BILL-6',
+    description:
+      'The gateway skips its own billing decision when the create body carries "allowed": true (the preflight answer a client passed along), so a denied workspace creates by saying it may.',
+  },
+  {
     id: 'preflight-allowed-as-string',
     mechanism: 'wrong-serialisation',
     rule: 'BILL-7',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
 import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import type { Exchange } from '../transport/exchange.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectErrorDetail, expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
@@ -117,38 +118,50 @@ checks.push(
       );
       if (identities.length === 0)
         return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
+      // The gateway's decision is its own: a create carrying the decision a client was given
+      // (what a naive gateway or handler reads from the body) is refused the same.
+      const bodies = ['as a client sends it', 'carrying "allowed": true'] as const;
+      const cases = identities.flatMap((identity) => bodies.map((body) => ({ identity, body })));
+      let control: Promise<Exchange> | undefined;
       await t.check(
-        fc.constantFrom(...identities),
-        async (identity) => {
-          const exchange = await session.http.send(
-            operationRequest(session.operation('createCloudVm'), session, 'probe', {
-              token: identity.token,
-              workspaceId: denied,
-            }),
-          );
+        fc.constantFrom(...cases),
+        async ({ identity, body }) => {
+          const create = operationRequest(session.operation('createCloudVm'), session, 'probe', {
+            token: identity.token,
+            workspaceId: denied,
+          });
+          const sent =
+            body === 'as a client sends it'
+              ? create
+              : {
+                  ...create,
+                  body: JSON.stringify({ ...(JSON.parse(create.body ?? '{}') as object), allowed: true }),
+                };
+          const exchange = await session.http.send(sent);
           if (is2xx(exchange.response.status)) {
             const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
             if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
             throw new RuleViolation(
-              `create in billing-denied workspace ${denied} was accepted (${exchange.response.status}); the gateway must refuse it`,
+              `create in billing-denied workspace ${denied}, ${body}, was accepted (${exchange.response.status}); the gateway makes its own decision and must refuse it`,
               exchange,
             );
           }
           expectErrorDetail(exchange);
           // A target that refuses every create would pass so far: the refusal is billing's only if
           // the same create is accepted where the decision allows it.
-          const control = await acceptedCreate(session, (vmId) =>
+          control ??= acceptedCreate(session, (vmId) =>
             t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
           );
-          if (!is2xx(control.response.status))
+          const allowed = await control;
+          if (!is2xx(allowed.response.status))
             return notApplicable(
-              `the same create in the primary workspace answered ${control.response.status} too, so the refusal is not shown to come from the billing decision`,
+              `the same create in the primary workspace answered ${allowed.response.status} too, so the refusal is not shown to come from the billing decision`,
             );
           // Whatever its number, this answer is the documented billing refusal (`default`).
           session.coverage.noteResponse('createCloudVm', 'default');
           return observed;
         },
-        { maxRuns: 2 },
+        { examples: cases, maxRuns: cases.length },
       );
     },
   ),

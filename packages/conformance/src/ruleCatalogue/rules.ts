@@ -838,6 +838,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'loose-comparison',
         how: 'The billing service\'s answer is tested for truthiness, so `"false"`, `0` or `{}` is read as allowed.',
       },
+      {
+        mechanism: 'mass-assignment',
+        how: "The create body is bound onto the request context wholesale, so an `allowed: true` the client passes along (the preflight answer it was given) stands in for the gateway's own decision.",
+      },
     ],
   },
   {

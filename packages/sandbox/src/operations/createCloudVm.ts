@@ -9,7 +9,12 @@ import type { OperationHandler, OperationRequest, SandboxServices } from './oper
  */
 export const createCloudVm: OperationHandler = (request, services) => {
   const { behaviour, billing, store } = services;
+  // The gateway-trusts-body-decision fault: the decision a caller passes along is taken as made.
+  const passedAlong =
+    behaviour.fault === 'gateway-trusts-body-decision' &&
+    (request.body as { allowed?: unknown } | undefined)?.allowed === true;
   if (
+    !passedAlong &&
     !billing.allows(request.workspaceId, undefined) &&
     behaviour.fault !== 'gateway-ignores-billing-decision'
   ) {
