@@ -93,6 +93,8 @@ describe('the transport (node:http, kept-alive connections)', () => {
       'x-idempotency-key': 'k',
       accept: '*/*',
       'user-agent': 'cloud-api-conformance',
+      // Without it any coding is acceptable, and a compressed body would not read as JSON.
+      'accept-encoding': 'identity',
     });
     expect(exchange.response).toMatchObject({ status: 201, isJson: true, json: { id: 'r-1' } });
 

@@ -122,8 +122,16 @@ function proxyOf(proxy: { readonly url: string; readonly variable: string }): No
   };
 }
 
-/** Sent unless a request names its own: some gateways refuse requests without one. */
-const DEFAULT_HEADERS = { 'user-agent': 'cloud-api-conformance', accept: '*/*' } as const;
+/**
+ * Sent unless a request names its own: some gateways refuse requests without a User-Agent or an
+ * Accept, and without Accept-Encoding any content coding is acceptable (RFC 9110, 12.5.3), so a
+ * server may compress what the suite reads as JSON text: identity asks for none.
+ */
+const DEFAULT_HEADERS = {
+  'user-agent': 'cloud-api-conformance',
+  accept: '*/*',
+  'accept-encoding': 'identity',
+} as const;
 
 /** Statuses whose Response must be built without a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
