@@ -141,20 +141,14 @@ export const IDENTIFIER_AUDIT_CHECK = Object.freeze({
 export function identifierAuditVerdict(findings: IdentifierFindings, session: Session): CheckVerdict {
   const skipped = auditSkipped(IDENTIFIER_AUDIT_CHECK.rule, findings, session);
   if (skipped) return skipped;
-  const { redactor } = session;
-  const failures = findings.collisions.map((collision): FailureReport => {
+  const failures = findings.collisions.map((collision) => {
     const what = collision.field === 'operation_id' ? 'operation' : 'VM';
-    return {
-      rule: IDENTIFIER_AUDIT_CHECK.rule,
-      test: IDENTIFIER_AUDIT_CHECK.title,
-      seed: session.seed,
-      path: undefined,
-      counterexample: undefined,
-      message: redactor.redact(
-        `${collision.field} ${JSON.stringify(collision.value)} was answered for two different operations: ${collision.first}, and later ${collision.second}. An ${what} id names one ${what === 'VM' ? 'VM' : 'operation'} only: polling or acting on it could reach the other`,
-      ),
-      ...describeExchange(collision.exchange, redactor),
-    };
+    return auditFailure(
+      IDENTIFIER_AUDIT_CHECK,
+      session,
+      `${collision.field} ${JSON.stringify(collision.value)} was answered for two different operations: ${collision.first}, and later ${collision.second}. An ${what} id names one ${what === 'VM' ? 'VM' : 'operation'} only: polling or acting on it could reach the other`,
+      collision.exchange,
+    );
   });
   if (failures.length > 0) return { state: 'failed', errors: failures.map(formatFailure), failures };
   if (findings.operations < 2)
@@ -181,19 +175,13 @@ export const ACCEPTANCE_AUDIT_CHECK = Object.freeze({
 export function acceptanceAuditVerdict(findings: IdentifierFindings, session: Session): CheckVerdict {
   const skipped = auditSkipped(ACCEPTANCE_AUDIT_CHECK.rule, findings, session);
   if (skipped) return skipped;
-  const { redactor } = session;
-  const failures = findings.stale.map(
-    (found): FailureReport => ({
-      rule: ACCEPTANCE_AUDIT_CHECK.rule,
-      test: ACCEPTANCE_AUDIT_CHECK.title,
-      seed: session.seed,
-      path: undefined,
-      counterexample: undefined,
-      message: redactor.redact(
-        `${found.label} was first answered with ${found.problem}: a freshly accepted operation reports "accepted" and a UTC submitted_at, whichever workspace or check it came from`,
-      ),
-      ...describeExchange(found.exchange, redactor),
-    }),
+  const failures = findings.stale.map((found) =>
+    auditFailure(
+      ACCEPTANCE_AUDIT_CHECK,
+      session,
+      `${found.label} was first answered with ${found.problem}: a freshly accepted operation reports "accepted" and a UTC submitted_at, whichever workspace or check it came from`,
+      found.exchange,
+    ),
   );
   if (failures.length > 0) return { state: 'failed', errors: failures.map(formatFailure), failures };
   if (findings.operations === 0)
@@ -227,3 +215,22 @@ export const acceptanceRecordAudits = [
   { check: ACCEPTANCE_AUDIT_CHECK, verdictOf: acceptanceAuditVerdict },
   { check: IDENTIFIER_AUDIT_CHECK, verdictOf: identifierAuditVerdict },
 ] as const;
+
+/** One finding of a run-wide audit as a failure report: its message redacted, its exchange attached. */
+function auditFailure(
+  check: { readonly rule: string; readonly title: string },
+  session: Session,
+  message: string,
+  exchange: Exchange,
+): FailureReport {
+  const { redactor } = session;
+  return {
+    rule: check.rule,
+    test: check.title,
+    seed: session.seed,
+    path: undefined,
+    counterexample: undefined,
+    message: redactor.redact(message),
+    ...describeExchange(exchange, redactor),
+  };
+}
