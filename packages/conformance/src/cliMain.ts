@@ -25,6 +25,7 @@ import {
   ProfileValidationError,
   ShortSecretError,
 } from './targetProfile/index.js';
+import { terminalSafe } from './terminalSafe.js';
 
 /** A commander parser over the engine's own bounds, so both say the same thing about a value. */
 function integer(name: string, limits: IntegerLimits) {
@@ -230,7 +231,8 @@ async function main(): Promise<number> {
       strict: opts.strict,
       redactor,
       signal: controller.signal,
-      progress: (line: string) => process.stderr.write(`  ${line}\n`),
+      progress: (line: string) => process.stderr.write(`  ${terminalSafe(line)}\n`),
+      print: (text: string) => process.stdout.write(`${terminalSafe(text)}\n`),
       ...(opts.rules !== undefined ? { rules: opts.rules } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
@@ -255,7 +257,9 @@ async function main(): Promise<number> {
       ShortSecretError,
     ].some((kind) => error instanceof kind);
     const message = redactor.redact(String((error as Error)?.message ?? error)).replace(/\s*\n\s*/g, ' ');
-    process.stderr.write(`conformance: ${known ? message : `unexpected error: ${message}`}\n`);
+    process.stderr.write(
+      `${terminalSafe(`conformance: ${known ? message : `unexpected error: ${message}`}`)}\n`,
+    );
     return known ? EXIT_CODES.badInput : EXIT_CODES.incomplete;
   }
 }

@@ -91,3 +91,30 @@ describe('secret redactor', () => {
     );
   });
 });
+
+describe('re-encoded echoes of a token', () => {
+  it('masks a token a target sends back reversed, in one case, %XX- or hex-encoded, as \\u escapes, HTML entities or UTF-16', () => {
+    const token = 'svc_dev_key_Q7pZ3mK9xW2rT5vB8nL4';
+    const redactor = createSecretRedactor([token]);
+    const bytes = [...Buffer.from(token)];
+    const hex = (n: number, width = 2) => n.toString(16).padStart(width, '0');
+    const echoes = [
+      [...token].reverse().join(''),
+      token.toUpperCase(),
+      token.toLowerCase(),
+      bytes.map((b) => `%${hex(b).toUpperCase()}`).join(''),
+      bytes.map((b) => hex(b)).join(''),
+      [...token].map((c) => `\\u${hex(c.charCodeAt(0), 4)}`).join(''),
+      [...token].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      [...token].map((c) => `&#x${hex(c.charCodeAt(0))};`).join(''),
+      [...token].map((c) => `${c}\u0000`).join(''),
+      JSON.stringify([...token].map((c) => `${c}\u0000`).join('')),
+    ];
+    for (const echo of echoes) {
+      const text = redactor.redact(`detail: ${echo} (end)`);
+      expect(text, echo).toContain('[redacted]');
+      expect(text).not.toContain(echo);
+      expect(text).toMatch(/^detail: .* \(end\)$/s);
+    }
+  });
+});

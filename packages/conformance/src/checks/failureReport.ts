@@ -57,7 +57,9 @@ export function describeExchange(
     response: {
       status: response.status,
       headers: redactHeaders(response.headers, redactor),
-      body: clip(redactor.redact(response.bodyText)),
+      body: response.bodyTooLarge
+        ? '(larger than maxResponseBytes: not read)'
+        : clip(redactor.redact(response.bodyText)),
     },
   };
 }

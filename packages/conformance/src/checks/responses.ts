@@ -106,6 +106,15 @@ checks.push(
             `204 came with a ${exchange.response.bodyText.length}-byte body; expected none`,
             exchange,
           );
+        // HTTP clients drop what follows a 204, so a body the target meant to send shows in its
+        // headers only: a length above zero, or chunks.
+        const { headers } = exchange.response;
+        const length = headers['content-length'];
+        if ((length !== undefined && length.trim() !== '0') || headers['transfer-encoding'] !== undefined)
+          throw new RuleViolation(
+            `204 came with ${length !== undefined ? `Content-Length: ${length}` : `Transfer-Encoding: ${headers['transfer-encoding']}`}: a body was sent; expected none`,
+            exchange,
+          );
         return observed;
       },
       { maxRuns: 1 },

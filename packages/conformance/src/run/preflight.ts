@@ -25,11 +25,16 @@ const CANDIDATES = [
   { operationId: 'getCloudVmSnapshotRestore', scope: 'vm.read' },
 ] as const;
 
-/** What came back, in a few words for the message: status, content type, a redirect's target, the body's start. */
-function described(exchange: Exchange): string {
-  const { status, headers, bodyText } = exchange.response;
-  const type = headers['content-type'] ?? 'no Content-Type';
-  const location = headers.location ? `, Location: ${headers.location}` : '';
+/**
+ * What came back, in a few words for the message: status, content type, a redirect's target, the
+ * body's start. Redacted before it is cut: a cut through an echoed token leaves a piece too short
+ * for the redactor to know.
+ */
+function described(exchange: Exchange, redact: (text: string) => string): string {
+  const { status, headers } = exchange.response;
+  const bodyText = redact(exchange.response.bodyText);
+  const type = redact(headers['content-type'] ?? 'no Content-Type');
+  const location = headers.location ? `, Location: ${redact(headers.location)}` : '';
   const start = bodyText.replace(/\s+/g, ' ').trim().slice(0, 80);
   return `${status} (${type}${location})${start ? `: ${JSON.stringify(start)}${bodyText.length > 80 ? '…' : ''}` : ', empty body'}`;
 }
@@ -127,6 +132,8 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
         operationRequest(session.operation(candidate.operationId), session, 'positive', { token }),
         { answerWithinMs },
       );
+      // A body past the limit tells nothing of the API here, as before the status stood alone.
+      if (exchange.response.bodyTooLarge) return { kind: 'failed' };
       return { kind: 'answer', exchange };
     } catch (error) {
       if (error instanceof NoAnswerError) return { kind: 'no-answer', error };
@@ -177,7 +184,7 @@ export async function preflight(session: Session, baseUrl: string): Promise<void
       const verdict = judged(exchange, read.candidate.operationId, session.http.proxy);
       if (verdict === 'api') return;
       tried.push(
-        `${exchange.request.method} ${session.redactor.redact(exchange.url)} answered ${described(exchange)}${verdict === 'unsure' ? ' (the restore may be gone)' : `; ${verdict.why}`}`,
+        `${exchange.request.method} ${session.redactor.redact(exchange.url)} answered ${described(exchange, (text) => session.redactor.redact(text))}${verdict === 'unsure' ? ' (the restore may be gone)' : `; ${verdict.why}`}`,
       );
       if (verdict !== 'unsure') refusals++;
       // A refused token is the profile's business: another operation would only repeat it.

@@ -116,7 +116,43 @@ function xmlEscaped(text: string): string {
     .replaceAll('"', '&quot;');
 }
 
-/** Every way a secret can be written into an output: raw, URL-, JSON-, XML-escaped, base64. */
+/**
+ * What a target that re-encodes what it was sent can echo: the secret reversed, in one letter
+ * case, every byte as %XX or hex, every character as a JSON `\uXXXX` escape or an HTML entity,
+ * and as UTF-16 text (a NUL beside every character, raw or JSON-escaped).
+ */
+const REENCODED_MIN = 8;
+
+function reencodedForms(secret: string): string[] {
+  const bytes = [...Buffer.from(secret, 'utf8')];
+  const chars = [...secret];
+  // Hex digits in either case (the rest of an escape keeps its own).
+  const inBothCases = (write: (hex: (n: number, width: number) => string) => string): string[] =>
+    [false, true].map((upper) =>
+      write((n, width) => {
+        const digits = n.toString(16).padStart(width, '0');
+        return upper ? digits.toUpperCase() : digits;
+      }),
+    );
+  const interleaved = (nul: string) => [
+    chars.map((c) => `${c}${nul}`).join(''),
+    chars.map((c) => `${nul}${c}`).join(''),
+  ];
+  return [
+    [...chars].reverse().join(''),
+    secret.toUpperCase(),
+    secret.toLowerCase(),
+    ...inBothCases((hex) => bytes.map((b) => `%${hex(b, 2)}`).join('')),
+    ...inBothCases((hex) => bytes.map((b) => hex(b, 2)).join('')),
+    ...inBothCases((hex) => [...secret].map((c) => `\\u${hex(c.charCodeAt(0), 4)}`).join('')),
+    chars.map((c) => `&#${c.codePointAt(0)};`).join(''),
+    ...inBothCases((hex) => chars.map((c) => `&#x${hex(c.codePointAt(0) ?? 0, 2)};`).join('')),
+    ...interleaved('\u0000'),
+    ...interleaved('\\u0000'),
+  ];
+}
+
+/** Every way a secret can be written into an output: raw, URL-, JSON-, XML-escaped, base64, re-encoded. */
 export function secretForms(secret: string): string[] {
   const base64 = Buffer.from(secret).toString('base64');
   const basic = Buffer.from(`${secret}:`).toString('base64');
@@ -132,6 +168,8 @@ export function secretForms(secret: string): string[] {
     basic,
     basic.replace(/=+$/, ''),
     ...base64Cores(secret),
+    // Re-encoded, a short secret (a proxy password beside its user) could be ordinary text.
+    ...(secret.length >= REENCODED_MIN ? reencodedForms(secret) : []),
   ];
   return [...new Set(forms.filter((form) => form.length > 0))];
 }

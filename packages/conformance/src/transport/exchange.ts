@@ -27,6 +27,12 @@ export interface ApiResponse {
   /** The parsed body when it is JSON; `undefined` when empty or not JSON. */
   readonly json: unknown;
   readonly isJson: boolean;
+  /**
+   * The body was larger than maxResponseBytes and was not read: the status and headers stand, and
+   * reading the body (bodyText, json, isJson) throws the ResponseTooLargeError, which makes the
+   * check that needed it inconclusive. A status that breaks a rule still fails it.
+   */
+  readonly bodyTooLarge?: true;
   readonly durationMs: number;
   /**
    * When the request went on the wire, by this process's `performance.now()` (after any wait for

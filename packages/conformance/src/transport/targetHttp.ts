@@ -265,7 +265,13 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       clearTimeout(firstByteTimer);
       const bodyText = await readCapped(answer.body, maxResponseBytes, largeBodies);
       if (bodyText === undefined)
-        throw new ResponseTooLargeError(href, method, answer.status, maxResponseBytes);
+        return unreadBody(
+          answer.status,
+          flatHeaders(answer.headers),
+          new ResponseTooLargeError(href, method, answer.status, maxResponseBytes),
+          performance.now() - started,
+          started,
+        );
       let json: unknown;
       let isJson = false;
       if (bodyText.length > 0) {
@@ -400,7 +406,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const out = outgoing(url, request.method, request.headers, request.body);
     const response = await deliver(out, scope, stopped, sendOptions);
     const exchange = { request, url: out.href, response };
-    remember(exchange);
+    // An unread body is shown to no recorder (coverage, the schema audit, HAR): only its status is known.
+    if (!response.bodyTooLarge) remember(exchange);
     return exchange;
   }
 
@@ -419,6 +426,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       ...(body ? { body } : {}),
     };
     const response = await deliver(outgoing(url, input.method, headers, request.body), scope, stopped);
+    // The client needs the body: an unread one fails the call as it always did.
+    if (response.bodyTooLarge) void response.bodyText;
     remember({ request, url: url.href, response });
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.bodyText, {
       status: response.status,
@@ -461,4 +470,33 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   }
 
   return view(undefined, never);
+}
+
+/** An answer whose body was not read: its status and headers, and the error any read of the body throws. */
+function unreadBody(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  tooLarge: ResponseTooLargeError,
+  durationMs: number,
+  startedAt: number,
+): ApiResponse {
+  const unread = (): never => {
+    throw tooLarge;
+  };
+  return {
+    status,
+    headers,
+    bodyTooLarge: true,
+    durationMs,
+    startedAt,
+    get bodyText(): string {
+      return unread();
+    },
+    get json(): unknown {
+      return unread();
+    },
+    get isJson(): boolean {
+      return unread();
+    },
+  };
 }
