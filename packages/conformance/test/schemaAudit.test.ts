@@ -82,6 +82,28 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     expect(recorder.drain()).toEqual({ validatedSuccesses: 0, violations: [] });
   });
 
+  it('fails a JSON answer declared compressed (Content-Encoding gzip) when identity was asked: a client would find no JSON', () => {
+    const recorder = audit();
+    const gzipped = exchange('POST', enablePath, 200, policy);
+    recorder.record({
+      ...gzipped,
+      response: { ...gzipped.response, headers: { ...gzipped.response.headers, 'content-encoding': 'gzip' } },
+    });
+    const identity = exchange('POST', enablePath, 200, policy);
+    recorder.record({
+      ...identity,
+      response: {
+        ...identity.response,
+        headers: { ...identity.response.headers, 'content-encoding': 'identity' },
+      },
+    });
+    const delta = recorder.drain();
+    expect(delta.validatedSuccesses).toBe(1);
+    expect(delta.violations.map((v) => v.problem)).toEqual([
+      'Content-Encoding is "gzip" although the request accepted identity only: a client decodes the body and finds no JSON there',
+    ]);
+  });
+
   it('leaves alone what the spec does not declare: unknown paths, and statuses only `default` covers', () => {
     const recorder = audit();
     recorder.record(exchange('GET', '/no/such/path', 200, 'x', 'text/plain'));

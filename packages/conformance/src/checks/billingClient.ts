@@ -44,7 +44,13 @@ function clientFor(session: Session, options: { decision?: DecisionOverride; wor
       body: Parameters<typeof client.createCloudVm>[0],
     ): Promise<{ vm_id: string } | { refusedByTarget: string }> {
       try {
-        return await client.createCloudVm(body);
+        const accepted: unknown = await client.createCloudVm(body);
+        // The client passes on what the target answered; no record there is ASYNC-1's to judge.
+        if (typeof (accepted as { vm_id?: unknown } | null)?.vm_id !== 'string')
+          return {
+            refusedByTarget: `the target answered the create with ${JSON.stringify(accepted)?.slice(0, 80)}, not an acceptance record, so what the client did next cannot be seen`,
+          };
+        return accepted as { vm_id: string };
       } catch (error) {
         this.throwIfTargetSilent();
         const refused = this.notAllowedByTarget();

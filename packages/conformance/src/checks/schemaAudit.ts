@@ -47,13 +47,17 @@ export function createSchemaAudit(validator: ResponseValidator): SchemaAudit {
       const result = validator.check(op.operationId, response.status, response.json);
       if (!result.responseKey || result.responseKey === 'default' || !result.expectsBody) return;
       const type = response.headers['content-type'] ?? '';
+      // The suite asks for identity: a body said to be compressed is no JSON a client can read as is.
+      const coding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
       const problem = !/json/i.test(type)
         ? `Content-Type is ${JSON.stringify(type)}; all responses are JSON`
-        : !response.isJson
-          ? 'the body is not valid JSON'
-          : result.mustErrors.length > 0
-            ? `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`
-            : undefined;
+        : coding !== 'identity'
+          ? `Content-Encoding is ${JSON.stringify(coding)} although the request accepted identity only: a client decodes the body and finds no JSON there`
+          : !response.isJson
+            ? 'the body is not valid JSON'
+            : result.mustErrors.length > 0
+              ? `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`
+              : undefined;
       if (problem === undefined) {
         if (response.status >= 200 && response.status < 300) validatedSuccesses++;
         return;
