@@ -26,7 +26,10 @@ export const fakeProfile: TargetProfile = {
 
 /** A transport that answers every request from `answer`, recording what was sent; no network. */
 export function fakeTransport(
-  answer: (request: ApiRequest, options: SendOptions) => { status: number; body?: unknown },
+  answer: (
+    request: ApiRequest,
+    options: SendOptions,
+  ) => { status: number; body?: unknown; headers?: Record<string, string> },
 ): TargetHttp & {
   sent: ApiRequest[];
 } {
@@ -38,14 +41,14 @@ export function fakeTransport(
     stats: { requests: 0, timeouts: 0, pausedUntil: 0 },
     async send(request, options = {}) {
       sent.push(request);
-      const { status, body } = answer(request, options);
+      const { status, body, headers } = answer(request, options);
       const bodyText = body === undefined ? '' : JSON.stringify(body);
       const exchange: Exchange = {
         request,
         url: `http://fake.invalid/v1${request.path}`,
         response: {
           status,
-          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
           bodyText,
           json: body,
           isJson: body !== undefined,
