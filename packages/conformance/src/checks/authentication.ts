@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import {
   malformedAuthorization,
   malformedAuthorizationCases,
+  type NearMissToken,
+  nearMissTokens,
   tokenPrefixes,
   unknownToken,
 } from '../generate/authorization.js';
@@ -116,23 +118,6 @@ checks.push(
   }),
 );
 
-/**
- * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
- * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
- */
-const NEAR_MISSES = {
-  'in another letter case': (token: string, prefix: string) => prefix + swapCase(token.slice(prefix.length)),
-  'one character short': (token: string) => token.slice(0, -1),
-  'with a character more': (token: string) => `${token}0`,
-  'with its last 8 characters changed': (token: string) =>
-    token.slice(0, -8) + [...token.slice(-8)].map((c) => (c === 'x' ? 'y' : 'x')).join(''),
-} as const;
-type NearMiss = keyof typeof NEAR_MISSES;
-
-function swapCase(text: string): string {
-  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-}
-
 checks.push(
   defineCheck(
     'AUTH-2',
@@ -141,18 +126,18 @@ checks.push(
       const session = t.session;
       const prefix = tokenPrefixes[session.profile.environment];
       const token = session.fullToken('billing.read');
-      const kinds = (Object.keys(NEAR_MISSES) as NearMiss[]).filter(
-        (kind) => NEAR_MISSES[kind](token, prefix) !== token,
+      const kinds = (Object.keys(nearMissTokens) as NearMissToken[]).filter(
+        (kind) => nearMissTokens[kind](token, prefix) !== token,
       );
       // As secret as the token they are made from: never printed, and never in a replay, which
       // names the kind.
-      session.redactor.add(...kinds.map((kind) => NEAR_MISSES[kind](token, prefix)));
+      session.redactor.add(...kinds.map((kind) => nearMissTokens[kind](token, prefix)));
       const cases = everyPair(usableOperations(session, 'probe'), kinds);
       await t.check(
         fc.constantFrom(...cases),
         async ([op, kind]) => {
           const exchange = await session.http.send(
-            operationRequest(op, session, 'probe', { token: NEAR_MISSES[kind](token, prefix) }),
+            operationRequest(op, session, 'probe', { token: nearMissTokens[kind](token, prefix) }),
           );
           expectStatus(
             exchange,

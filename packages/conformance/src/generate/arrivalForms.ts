@@ -62,7 +62,8 @@ function isNumericText(schema: ParameterSchema, value: string): boolean {
   return pattern.test(value) && !pattern.test(`${value}a`) && !pattern.test(`a${value}`);
 }
 
-function swapCase(text: string): string {
+/** The text with every letter in the other case. */
+export function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 

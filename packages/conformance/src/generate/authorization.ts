@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { swapCase } from './arrivalForms.js';
 
 /** How an Authorization header can be missing or malformed. `null` means the header is absent. */
 export function malformedAuthorizationCases(validToken: string): { kind: string; header: string | null }[] {
@@ -42,3 +43,16 @@ export function unknownToken(environmentPrefix: string): fc.Arbitrary<string> {
 }
 
 export const tokenPrefixes = { development: 'svc_dev_key_', production: 'svc_prod_key_' } as const;
+
+/**
+ * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
+ * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
+ */
+export const nearMissTokens = {
+  'in another letter case': (token: string, prefix: string) => prefix + swapCase(token.slice(prefix.length)),
+  'one character short': (token: string) => token.slice(0, -1),
+  'with a character more': (token: string) => `${token}0`,
+  'with its last 8 characters changed': (token: string) =>
+    token.slice(0, -8) + [...token.slice(-8)].map((c) => (c === 'x' ? 'y' : 'x')).join(''),
+} as const;
+export type NearMissToken = keyof typeof nearMissTokens;
