@@ -19,8 +19,8 @@ import { type CliRun, runCli } from './runCli.js';
 const require = createRequire(import.meta.url);
 const HOSTILE = "<script>alert('evidence')</script>";
 const tokens = {
-  EVIDENCE_TOKEN_FULL: `svc_dev_key_evidence_full_${randomBytes(12).toString('hex')}`,
-  EVIDENCE_TOKEN_READER: `svc_dev_key_evidence_reader_${randomBytes(12).toString('hex')}`,
+  EVIDENCE_TOKEN_FULL: `svc_dev_key_${randomBytes(18).toString('base64url')}`,
+  EVIDENCE_TOKEN_READER: `svc_dev_key_${randomBytes(18).toString('base64url')}`,
 };
 const seenAuthorization = new Set<string>();
 

@@ -118,7 +118,11 @@ describe('exchange events (built only for reporters that observe exchanges)', ()
     expect(event.durationMs).toBe(12.5);
     expect(JSON.stringify(event)).not.toContain(SECRET);
     expect(event.url).toContain('token=[redacted]');
-    expect(event.response.body).toEqual({ text: '{"echo":"[redacted]"}', size: 21, truncated: false });
+    expect(event.response.body).toEqual({
+      text: '{"echo":"[redacted]"}',
+      size: Buffer.byteLength(`{"echo":"${SECRET}"}`),
+      truncated: false,
+    });
   });
 
   it('cut large bodies after redacting them, so no half of a secret survives the cut', () => {
@@ -128,7 +132,7 @@ describe('exchange events (built only for reporters that observe exchanges)', ()
     const { text, size, truncated } = event.response.body;
     expect(truncated).toBe(true);
     expect(text).toHaveLength(EXCHANGE_BODY_LIMIT);
-    expect(size).toBe(Buffer.byteLength(redactor.redact(body)));
+    expect(size).toBe(Buffer.byteLength(body));
     expect(text.endsWith(SECRET.slice(0, 5))).toBe(false);
     expect(text.endsWith('[reda')).toBe(true);
   });

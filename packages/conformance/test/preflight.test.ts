@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createServer, type Socket } from 'node:net';
@@ -10,7 +11,8 @@ import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
 import { runCli } from './runCli.js';
 
-const TOKEN = 'svc_dev_key_preflight_full_0123456789';
+// Random like a real token: a token made of words would have its pieces masked in ordinary text.
+const TOKEN = `svc_dev_key_${randomBytes(18).toString('base64url')}`;
 
 /** Targets that are not the API, each answering every request the same way. */
 const wrongTargets: Record<string, (res: ServerResponse) => void> = {

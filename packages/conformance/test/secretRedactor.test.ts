@@ -53,7 +53,7 @@ describe('secret redactor', () => {
     expect(redactor.secrets).toEqual(['Rv7kQ9x']);
   });
 
-  it("property: no run of 10 or more characters of a token's random part survives, wherever it is cut", () => {
+  it("property: no run of 8 or more characters of a token's random part survives, wherever it is cut", () => {
     const body = fc.string({
       unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789'),
       minLength: 16,
@@ -67,13 +67,13 @@ describe('secret redactor', () => {
         fc.nat(),
         surrounding,
         (prefix, tokenBody, from, size, around) => {
-          const start = from % (tokenBody.length - 9);
-          const piece = tokenBody.slice(start, start + 10 + (size % (tokenBody.length - start - 9)));
+          const start = from % (tokenBody.length - 7);
+          const piece = tokenBody.slice(start, start + 8 + (size % (tokenBody.length - start - 7)));
           const redacted = createSecretRedactor([`${prefix}${tokenBody}`]).redact(
             `${around}${piece}${around} ${piece}`,
           );
-          for (let i = 0; i + 10 <= tokenBody.length; i++)
-            expect(redacted.includes(tokenBody.slice(i, i + 10)), redacted).toBe(false);
+          for (let i = 0; i + 8 <= tokenBody.length; i++)
+            expect(redacted.includes(tokenBody.slice(i, i + 8)), redacted).toBe(false);
         },
       ),
       { numRuns: 300 },
@@ -83,12 +83,20 @@ describe('secret redactor', () => {
   it('masks pieces of a token only: the public prefix, shorter pieces and other text stay as they are', () => {
     // An obviously fake token: its random part is 23 characters, FAKE0not1a2real3token4X.
     const redactor = createSecretRedactor(['svc_dev_key_FAKE0not1a2real3token4X']);
-    expect(redactor.redact('tokens start with svc_dev_key_; short piece not1a2rea')).toBe(
-      'tokens start with svc_dev_key_; short piece not1a2rea',
+    expect(redactor.redact('tokens start with svc_dev_key_; short piece not1a2r')).toBe(
+      'tokens start with svc_dev_key_; short piece not1a2r',
     );
-    expect(redactor.redact('tail real3token4X and head FAKE0not1a!')).toBe(
-      'tail [redacted] and head [redacted]!',
+    expect(redactor.redact('tail l3token4X and head FAKE0not!')).toBe('tail [redacted] and head [redacted]!');
+  });
+});
+
+describe('pieces that tell nothing of a token', () => {
+  it('a run of one or two characters inside a token (zeros, a changed tail) is not masked in ordinary text', () => {
+    const redactor = createSecretRedactor(['svc_dev_key_Q7pZ3mK900000000xyxyxyxy']);
+    expect(redactor.redact('id 000000000042, detail xyxyxyxyxyxyxyxy')).toBe(
+      'id 000000000042, detail xyxyxyxyxyxyxyxy',
     );
+    expect(redactor.redact('tail K900000000xyx')).toBe('tail [redacted]');
   });
 });
 
@@ -116,5 +124,41 @@ describe('re-encoded echoes of a token', () => {
       expect(text).not.toContain(echo);
       expect(text).toMatch(/^detail: .* \(end\)$/s);
     }
+  });
+});
+
+describe('redacting the head of a long answer', () => {
+  const token = 'svc_dev_key_Q7pZ3mK9xW2rT5vB8nL4';
+  const forms = secretForms(token);
+
+  it('property: the head is a prefix of the whole text redacted, at most `limit` long, with no form or piece of the token, wherever the token sits', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary-ascii', maxLength: 120 }),
+        fc.constantFrom(...forms),
+        fc.nat({ max: 160 }),
+        fc.integer({ min: 1, max: 120 }),
+        (filler, form, at, limit) => {
+          const position = at % (filler.length + 1);
+          const text = `${filler.slice(0, position)}${form}${filler.slice(position)}${filler}`;
+          const redactor = createSecretRedactor([token]);
+          const head = redactor.redactHead(text, limit);
+          if (text.length > limit) expect(head.length).toBeLessThanOrEqual(limit);
+          expect(redactor.redact(text).startsWith(head)).toBe(true);
+          for (const shown of forms) if (shown.length >= 8) expect(head).not.toContain(shown);
+          const random = 'Q7pZ3mK9xW2rT5vB8nL4';
+          for (let i = 0; i + 8 <= random.length; i++) expect(head).not.toContain(random.slice(i, i + 8));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a token straddling the cut is masked whole; the head of a long clean text is its first characters', () => {
+    const redactor = createSecretRedactor([token]);
+    const straddling = `${'x'.repeat(95)}${token} and more`;
+    expect(redactor.redactHead(straddling, 100)).toBe(`${'x'.repeat(95)}[redacted]`.slice(0, 100));
+    const huge = `{"detail":"${'y'.repeat(4 * 1024 * 1024)}"}`;
+    expect(redactor.redactHead(huge, 1000)).toBe(huge.slice(0, 1000));
   });
 });

@@ -18,8 +18,10 @@ export interface FailureReport {
 
 const MAX_BODY = 2000;
 
-function clip(text: string): string {
-  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} chars)` : text;
+/** The body redacted and cut to MAX_BODY characters (`redactHead`: no half of a secret at the cut). */
+function clip(text: string, redactor: SecretRedactor): string {
+  const head = redactor.redactHead(text, MAX_BODY);
+  return text.length > MAX_BODY ? `${head}… (${text.length} chars)` : head;
 }
 
 export function redactHeaders(
@@ -52,14 +54,14 @@ export function describeExchange(
       method: request.method,
       url: redactor.redact(exchange.url),
       headers: redactHeaders(request.headers, redactor),
-      ...(request.body !== undefined ? { body: clip(redactor.redact(request.body)) } : {}),
+      ...(request.body !== undefined ? { body: clip(request.body, redactor) } : {}),
     },
     response: {
       status: response.status,
       headers: redactHeaders(response.headers, redactor),
       body: response.bodyTooLarge
         ? '(larger than maxResponseBytes: not read)'
-        : clip(redactor.redact(response.bodyText)),
+        : clip(response.bodyText, redactor),
     },
   };
 }

@@ -48,11 +48,23 @@ export const tokenPrefixes = { development: 'svc_dev_key_', production: 'svc_pro
  * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
  * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
  */
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Another character of a token's alphabet, chosen by the one it replaces: the changed tail stays
+ * as random-looking as the token. (A constant tail such as `xxxxxxxx` would be registered with the
+ * redactor as a piece of a secret and mask every run of x in the target's answers.)
+ */
+function otherCharacter(c: string): string {
+  const at = TOKEN_ALPHABET.indexOf(c);
+  return TOKEN_ALPHABET[(at < 0 ? c.charCodeAt(0) : at + 29) % TOKEN_ALPHABET.length] as string;
+}
+
 export const nearMissTokens = {
   'in another letter case': (token: string, prefix: string) => prefix + swapCase(token.slice(prefix.length)),
   'one character short': (token: string) => token.slice(0, -1),
   'with a character more': (token: string) => `${token}0`,
   'with its last 8 characters changed': (token: string) =>
-    token.slice(0, -8) + [...token.slice(-8)].map((c) => (c === 'x' ? 'y' : 'x')).join(''),
+    token.slice(0, -8) + [...token.slice(-8)].map(otherCharacter).join(''),
 } as const;
 export type NearMissToken = keyof typeof nearMissTokens;

@@ -10,7 +10,7 @@ export interface CheckRef {
 /** A body as an `exchange` event carries it: redacted, then cut at EXCHANGE_BODY_LIMIT characters. */
 export interface ObservedBody {
   readonly text: string;
-  /** Bytes of the whole (redacted) body, before any cut. */
+  /** Bytes of the whole body as the target sent it (HAR's `size`), before redaction and any cut. */
   readonly size: number;
   readonly truncated: boolean;
 }

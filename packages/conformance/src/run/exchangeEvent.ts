@@ -11,13 +11,12 @@ import type { CheckRef, ExchangeEvent, ObservedBody } from './events.js';
  */
 export const EXCHANGE_BODY_LIMIT = 16_384;
 
-/** Redacted whole, then cut: a cut first could split a secret and leave half of it unmasked. */
+/** Redacted, then cut (`redactHead`): a cut first could split a secret and leave half of it unmasked. */
 function observedBody(text: string, redactor: SecretRedactor): ObservedBody {
-  const redacted = redactor.redact(text);
-  const truncated = redacted.length > EXCHANGE_BODY_LIMIT;
+  const truncated = text.length > EXCHANGE_BODY_LIMIT;
   return {
-    text: truncated ? redacted.slice(0, EXCHANGE_BODY_LIMIT) : redacted,
-    size: Buffer.byteLength(redacted),
+    text: redactor.redactHead(text, EXCHANGE_BODY_LIMIT),
+    size: Buffer.byteLength(text),
     truncated,
   };
 }

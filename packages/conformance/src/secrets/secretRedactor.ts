@@ -9,6 +9,11 @@ export interface SecretRedactor {
   add(...secrets: readonly string[]): void;
   /** The text with every form of every secret replaced by the mask. */
   redact(text: string): string;
+  /**
+   * `redact(text)` cut to its first `limit` characters, without redacting all of a long text:
+   * a target that answers megabytes costs a report what its head costs.
+   */
+  redactHead(text: string, limit: number): string;
   /** The raw secrets registered so far (to hand to another process of the run). */
   readonly secrets: readonly string[];
 }
@@ -36,9 +41,15 @@ const MASK_CANDIDATES = [
  * this many of its characters, so a target that echoes half a token (its tail in an error) shows
  * none of it. Only for bodies long enough that such a piece is no ordinary text.
  */
-const FRAGMENT_LENGTH = 10;
+const FRAGMENT_LENGTH = 8;
 const FRAGMENT_SOURCE_MIN = 16;
 const TOKEN_PREFIX = /^svc_(?:prod|dev)_key_/;
+
+/**
+ * A piece of two or fewer distinct characters (`00000000`, `xxxxxxxx`) tells nothing of a token
+ * and is common filler: masking it would hide ordinary text and make every run of it a match.
+ */
+const identifying = (piece: string): boolean => new Set(piece).size > 2;
 
 /** The first two characters of a piece, as one number: most positions of a text are ruled out by it alone. */
 const pairAt = (text: string, i: number): number => text.charCodeAt(i) * 65_536 + text.charCodeAt(i + 1);
@@ -189,6 +200,13 @@ function maskFor(forms: readonly string[]): string {
   throw new Error('no mask can hide these secrets');
 }
 
+/**
+ * A copy of a slice that holds no reference to the text it was cut from: V8 keeps the whole
+ * parent of a slice alive, and a report holding the head of every 4 MB answer ran out of memory.
+ * UTF-16 round-trips every code unit, a lone surrogate at the cut included.
+ */
+const detached = (text: string): string => Buffer.from(text, 'utf16le').toString('utf16le');
+
 export function createSecretRedactor(initial: readonly string[] = []): SecretRedactor {
   const secrets = new Set<string>();
   const pieces = { all: new Set<string>(), starts: new PairStarts() };
@@ -206,7 +224,9 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
         const body = TOKEN_PREFIX.test(secret) ? secret.replace(TOKEN_PREFIX, '') : '';
         if (body.length >= FRAGMENT_SOURCE_MIN)
           for (let i = 0; i + FRAGMENT_LENGTH <= body.length; i++) {
-            pieces.all.add(body.slice(i, i + FRAGMENT_LENGTH));
+            const piece = body.slice(i, i + FRAGMENT_LENGTH);
+            if (!identifying(piece)) continue;
+            pieces.all.add(piece);
             pieces.starts.add(body, i);
           }
         changed = true;
@@ -215,6 +235,20 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
       // Longest first, so a secret that contains another is masked whole.
       forms = [...new Set([...secrets].flatMap(secretForms))].sort((a, b) => b.length - a.length);
       mask = maskFor(forms);
+    },
+    redactHead(text, limit) {
+      if (text.length <= limit) return redactor.redact(text);
+      // No form is longer than `reach`, so every form that starts in the head ends in the window;
+      // if the window's tail comes out of redaction untouched, nothing crossed the cut and the
+      // redacted head is the whole answer's redacted head. Otherwise (a secret at the cut) the
+      // whole text is redacted.
+      const reach = Math.max(forms[0]?.length ?? 0, FRAGMENT_LENGTH);
+      const tail = text.slice(limit, limit + reach);
+      const window = redactor.redact(text.slice(0, limit + reach));
+      const head = window.endsWith(tail)
+        ? window.slice(0, window.length - tail.length)
+        : redactor.redact(text);
+      return detached(head.slice(0, limit));
     },
     redact(text) {
       if (forms.length === 0 || typeof text !== 'string') return text;
