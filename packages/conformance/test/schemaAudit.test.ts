@@ -104,6 +104,36 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     ]);
   });
 
+  it('fails an answer that gives a member twice with different values; the same value twice reads alike and passes', () => {
+    const recorder = audit();
+    const text = JSON.stringify(policy);
+    const conflicting = exchange('POST', enablePath, 200, policy);
+    const conflictingText = text.replace('"enabled":true', '"enabled":false,"enabled":true');
+    recorder.record({
+      ...conflicting,
+      response: { ...conflicting.response, bodyText: conflictingText, json: JSON.parse(conflictingText) },
+    });
+    const repeated = exchange('POST', enablePath, 200, policy);
+    const repeatedText = text.replace('"enabled":true', '"enabled":true,"enabled":true');
+    recorder.record({
+      ...repeated,
+      response: { ...repeated.response, bodyText: repeatedText, json: JSON.parse(repeatedText) },
+    });
+    const delta = recorder.drain();
+    expect(delta.validatedSuccesses).toBe(1);
+    expect(delta.violations.map((v) => v.problem)).toEqual([
+      'the answer gives a member twice with different values, which JSON parsers read differently: $.enabled is given twice, as false and true',
+    ]);
+  });
+
+  it('fails an answer the transport found unreadable one way only (not UTF-8, Content-Type twice)', () => {
+    const recorder = audit();
+    const answer = exchange('POST', enablePath, 200, policy);
+    const defects = ['the body is not valid UTF-8 (JSON between systems must be UTF-8)'];
+    recorder.record({ ...answer, response: { ...answer.response, wireDefects: defects } });
+    expect(recorder.drain().violations.map((v) => v.problem)).toEqual(defects);
+  });
+
   it('leaves alone what the spec does not declare: unknown paths, and statuses only `default` covers', () => {
     const recorder = audit();
     recorder.record(exchange('GET', '/no/such/path', 200, 'x', 'text/plain'));

@@ -39,6 +39,22 @@ describe('the transport (node:http, kept-alive connections)', () => {
           res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
           return;
         }
+        if (req.url?.startsWith('/v1/not-utf8')) {
+          // Latin-1 bytes FF FE inside a JSON string: Node would decode them as U+FFFD silently.
+          const bytes = Buffer.concat([
+            Buffer.from('{"name":"'),
+            Buffer.from([0xff, 0xfe]),
+            Buffer.from('"}'),
+          ]);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(bytes);
+          return;
+        }
+        if (req.url?.startsWith('/v1/two-types')) {
+          req.socket.end(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-type: text/html\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}',
+          );
+          return;
+        }
         if (req.url?.startsWith('/v1/split')) {
           // "é" is two bytes: the first chunk ends in the middle of it.
           const bytes = Buffer.from('{"name":"café"}', 'utf8');
@@ -116,6 +132,21 @@ describe('the transport (node:http, kept-alive connections)', () => {
     expect(repeated.response.headers['x-tag']).toBe('a, b');
     const split = await http.send({ method: 'GET', path: '/split', query: [], headers: {} });
     expect(split.response.json).toEqual({ name: 'café' });
+    expect(split.response.wireDefects).toBeUndefined();
+  });
+
+  it('names what a client cannot read one way only: a body that is not UTF-8, a Content-Type sent twice', async () => {
+    const http = createTargetHttp({ baseUrl: `${server.origin}/v1`, requestTimeoutMs: 5000 });
+    const latin1 = await http.send({ method: 'GET', path: '/not-utf8', query: [], headers: {} });
+    expect(latin1.response.isJson).toBe(true);
+    expect(latin1.response.wireDefects).toEqual([
+      'the body is not valid UTF-8 (JSON between systems must be UTF-8)',
+    ]);
+    const twoTypes = await http.send({ method: 'GET', path: '/two-types', query: [], headers: {} });
+    expect(twoTypes.response.headers['content-type']).toBe('application/json');
+    expect(twoTypes.response.wireDefects).toEqual([
+      'content-type is sent 2 times ("application/json", "text/html"): a client may read either',
+    ]);
   });
 
   it('stops reading a body past maxResponseBytes while it streams (its status stands, any read of the body throws), and fails a hanging answer at the timeout', async () => {

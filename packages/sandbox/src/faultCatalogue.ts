@@ -341,6 +341,27 @@ export const faultCatalogue = [
       'An XML message converter sits beside the JSON one (a library on the classpath), so a request whose Accept header names XML first gets its record as XML.',
   },
   {
+    id: 'acceptance-status-given-twice',
+    mechanism: 'wrong-serialisation',
+    rule: 'RESP-1',
+    description:
+      'Acceptance records are written as a hand-built prefix `{"status":"queued",` before the serialised record, so `status` appears twice: JavaScript reads "accepted", other parsers "queued".',
+  },
+  {
+    id: 'text-sent-as-latin1',
+    mechanism: 'charset-truncation',
+    rule: 'RESP-1',
+    description:
+      'Answers are encoded as Latin-1 (a connection charset left at its default), so text beyond ASCII reaches the client as bytes that are not UTF-8.',
+  },
+  {
+    id: 'content-type-twice',
+    mechanism: 'proxy-rewrite',
+    rule: 'RESP-1',
+    description:
+      "A gateway adds `Content-Type: text/html` after the service's `application/json`: every answer carries two.",
+  },
+  {
     id: 'success-content-type-text',
     mechanism: 'wrong-header',
     rule: 'RESP-1',

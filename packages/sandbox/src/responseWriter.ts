@@ -29,7 +29,7 @@ export class ResponseWriter {
           );
           return;
         }
-        this.write(res, result.status, this.successType, JSON.stringify(this.decorate(result.body)));
+        this.write(res, result.status, this.successType, this.serialise(result.status, result.body));
         return;
       case 'empty':
         res.writeHead(result.status);
@@ -76,8 +76,19 @@ export class ResponseWriter {
       res.end(text.slice(half));
       return;
     }
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
-    res.end(text);
+    const bytes = Buffer.from(text, this.behaviour.fault === 'text-sent-as-latin1' ? 'latin1' : 'utf8');
+    const type = this.behaviour.fault === 'content-type-twice' ? [contentType, 'text/html'] : contentType;
+    res.writeHead(status, { 'content-type': type, 'content-length': bytes.byteLength });
+    res.end(bytes);
+  }
+
+  /** The acceptance-status-given-twice fault writes a 202's `status` once more, first, by hand. */
+  private serialise(status: number, body: unknown): string {
+    const text = JSON.stringify(this.decorate(body));
+    const accepted = status === 202 && body && typeof body === 'object' && 'status' in body;
+    return this.behaviour.fault === 'acceptance-status-given-twice' && accepted
+      ? `{"status":"queued",${text.slice(1)}`
+      : text;
   }
 
   /**

@@ -419,6 +419,22 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as string[]).every((type) => type?.startsWith('application/json')),
     faulty: (o) => JSON.stringify(o) === '["application/xml","application/json"]',
   },
+  'acceptance-status-given-twice': {
+    observe: async (h) => (await createVm(h)).text,
+    correct: (text) => (text as string).match(/"status":/g)?.length === 1,
+    faulty: (text) =>
+      (text as string).startsWith('{"status":"queued",') && (text as string).includes('"status":"accepted"'),
+  },
+  'text-sent-as-latin1': {
+    observe: async (h) => (await h.call('PATCH', natRulePath(h), { json: { note: 'café' } })).text,
+    correct: (text) => (text as string).includes('"note":"café"'),
+    faulty: (text) => (text as string).includes('"note":"caf\uFFFD"'),
+  },
+  'content-type-twice': {
+    observe: listBuckets({}),
+    correct: (a) => (a as Answer).contentType === 'application/json',
+    faulty: (a) => (a as Answer).contentType === 'application/json, text/html',
+  },
   'success-content-type-text': {
     observe: listBuckets({}),
     correct: (a) => (a as Answer).contentType === 'application/json',

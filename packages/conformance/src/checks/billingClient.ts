@@ -1,4 +1,4 @@
-import { BillingBlockedError, createCloudClient } from '@cloud-api/client';
+import { ApiError, BillingBlockedError, createCloudClient } from '@cloud-api/client';
 import fc from 'fast-check';
 import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
@@ -53,9 +53,14 @@ function clientFor(session: Session, options: { decision?: DecisionOverride; wor
         return accepted as { vm_id: string };
       } catch (error) {
         this.throwIfTargetSilent();
-        const refused = this.notAllowedByTarget();
-        if (refused && error instanceof BillingBlockedError) return { refusedByTarget: refused };
-        throw error;
+        if (!(error instanceof BillingBlockedError || error instanceof ApiError)) throw error;
+        // Refused after the target's own preflight allowed it (a redirect, a gateway refusal, a 5xx):
+        // the create path the client rules judge was never reached. ASYNC-1 judges the answer.
+        return {
+          refusedByTarget:
+            this.notAllowedByTarget() ??
+            `the target refused the create after its own preflight allowed it (${error.message}), so what the client did next cannot be seen`,
+        };
       }
     },
     /** Why the target's own decisions leave nothing to check on the create path, if they do. */

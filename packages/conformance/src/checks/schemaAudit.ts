@@ -2,6 +2,7 @@ import type { ExchangeRecorder } from '../spec/operationRoutes.js';
 import type { ResponseValidator } from '../spec/responseValidator.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { CheckVerdict } from './check.js';
+import { conflictingMembers } from './conflictingMembers.js';
 import { type FailureReport, formatFailure } from './failureReport.js';
 
 /**
@@ -30,6 +31,29 @@ export interface SchemaAudit extends ExchangeRecorder {
 /** A check can send thousands of requests: a few distinct violations are enough evidence. */
 const MAX_VIOLATIONS_PER_CHECK = 3;
 
+/** Why a client could not read this answer as its operation's JSON, if it could not; first reason only. */
+function answerProblem(
+  { response }: Exchange,
+  /** The schema it is held to, as "<operationId> <response key>". */
+  schema: string,
+  mustErrors: readonly string[],
+): string | undefined {
+  const type = response.headers['content-type'] ?? '';
+  if (!/json/i.test(type)) return `Content-Type is ${JSON.stringify(type)}; all responses are JSON`;
+  if (response.wireDefects?.length) return response.wireDefects.join('; ');
+  // The suite asks for identity: a body said to be compressed is no JSON a client can read as is.
+  const coding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (coding !== 'identity')
+    return `Content-Encoding is ${JSON.stringify(coding)} although the request accepted identity only: a client decodes the body and finds no JSON there`;
+  if (!response.isJson) return 'the body is not valid JSON';
+  const conflicts = conflictingMembers(response.bodyText, response.json);
+  if (conflicts.length > 0)
+    return `the answer gives a member twice with different values, which JSON parsers read differently: ${conflicts.slice(0, 3).join('; ')}`;
+  if (mustErrors.length > 0)
+    return `body does not match the spec's ${schema} schema: ${mustErrors.join('; ')}`;
+  return undefined;
+}
+
 /**
  * RESP-1 applied to every answer of the run, not only to the requests RESP-1 makes itself (as
  * Schemathesis's response_schema_conformance check does): an enable-backups answer lacking a
@@ -46,18 +70,7 @@ export function createSchemaAudit(validator: ResponseValidator): SchemaAudit {
       const { response } = exchange;
       const result = validator.check(op.operationId, response.status, response.json);
       if (!result.responseKey || result.responseKey === 'default' || !result.expectsBody) return;
-      const type = response.headers['content-type'] ?? '';
-      // The suite asks for identity: a body said to be compressed is no JSON a client can read as is.
-      const coding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-      const problem = !/json/i.test(type)
-        ? `Content-Type is ${JSON.stringify(type)}; all responses are JSON`
-        : coding !== 'identity'
-          ? `Content-Encoding is ${JSON.stringify(coding)} although the request accepted identity only: a client decodes the body and finds no JSON there`
-          : !response.isJson
-            ? 'the body is not valid JSON'
-            : result.mustErrors.length > 0
-              ? `body does not match the spec's ${op.operationId} ${result.responseKey} schema: ${result.mustErrors.join('; ')}`
-              : undefined;
+      const problem = answerProblem(exchange, `${op.operationId} ${result.responseKey}`, result.mustErrors);
       if (problem === undefined) {
         if (response.status >= 200 && response.status < 300) validatedSuccesses++;
         return;

@@ -1067,7 +1067,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'All responses are JSON; a success returns the resource itself',
     quotes: ['All responses are JSON. A successful response returns the resource itself, not an envelope.'],
     latitude:
-      'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3. Reads sent with another Accept (XML, a browser list, plain text, */*) must still be answered JSON; a 406 with a JSON error body passes.',
+      'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3. Reads sent with another Accept (XML, a browser list, plain text, */*) must still be answered JSON; a 406 with a JSON error body passes. JSON is read as RFC 8259 has it between systems: UTF-8, one Content-Type, and a name given twice in an object only with the same value both times.',
     targets: ALL,
     threats: [
       {
@@ -1093,6 +1093,18 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'zero-value-omitted',
         how: "The serializer drops fields holding false or 0 (Go's `omitempty`), so a required field that is false (`incremental_enabled` of a backup policy) disappears from the record.",
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: 'The answer is JSON built by hand (a template, or a prefix written before the serialised record), so a name the record also holds appears twice, `{"status":"queued", ..., "status":"accepted"}`: JavaScript reads the last value, other parsers the first.',
+      },
+      {
+        mechanism: 'charset-truncation',
+        how: 'Text stored through a Latin-1 column or connection is sent back as its raw bytes, so the body is not UTF-8 and each client decodes it differently.',
+      },
+      {
+        mechanism: 'proxy-rewrite',
+        how: "A gateway adds its own Content-Type after the service's, so the answer carries two; a client may read either.",
       },
     ],
   },

@@ -33,6 +33,11 @@ export interface ApiResponse {
    * check that needed it inconclusive. A status that breaks a rule still fails it.
    */
   readonly bodyTooLarge?: true;
+  /**
+   * What the wire showed that a client cannot read one way only (a body that is not UTF-8, a
+   * Content-Type sent twice); RESP-1's run-wide audit fails a JSON answer that has any.
+   */
+  readonly wireDefects?: readonly string[];
   readonly durationMs: number;
   /**
    * When the request went on the wire, by this process's `performance.now()` (after any wait for

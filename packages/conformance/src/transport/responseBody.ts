@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { InFlightLimit } from './inFlightLimit.js';
 
@@ -20,7 +21,7 @@ export function readCapped(
   body: IncomingMessage,
   limit: number,
   largeBodies?: InFlightLimit,
-): Promise<string | undefined> {
+): Promise<Buffer | undefined> {
   if (Number(body.headers['content-length'] ?? 0) > limit) {
     body.destroy();
     return Promise.resolve(undefined);
@@ -67,7 +68,7 @@ export function readCapped(
     });
     body.on('end', () => {
       giveBack();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(Buffer.concat(chunks));
     });
     body.on('error', (error) => {
       giveBack();
@@ -84,6 +85,27 @@ export function readCapped(
         );
     });
   });
+}
+
+/** Fields RFC 9110 allows once: sent twice, a client may read either value. */
+const SINGLETON_FIELDS = ['content-type', 'location', 'retry-after'] as const;
+
+/**
+ * What a client cannot read one way only: a body that is not UTF-8 (RFC 8259 §8.1: JSON between
+ * systems MUST be), or a singleton field sent twice. Node keeps the first Content-Type and drops
+ * the second, so the raw header list is what shows it.
+ */
+export function wireDefects(body: Buffer, rawHeaders: readonly string[]): string[] {
+  const defects: string[] = [];
+  if (!isUtf8(body)) defects.push('the body is not valid UTF-8 (JSON between systems must be UTF-8)');
+  for (const field of SINGLETON_FIELDS) {
+    const values = rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]?.toLowerCase() === field);
+    if (values.length > 1)
+      defects.push(
+        `${field} is sent ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): a client may read either`,
+      );
+  }
+  return defects;
 }
 
 /** Response headers as one string each: repeated ones joined with ", " as fetch's Headers does. */

@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResponse, Exchange } from './exchange.js';
 import { NoAnswerError, RateLimitedError, ResponseTooLargeError, TransportError } from './exchange.js';
 import { createInFlightLimit } from './inFlightLimit.js';
 import { createPacer } from './pacer.js';
-import { flatHeaders, readCapped } from './responseBody.js';
+import { flatHeaders, readCapped, wireDefects } from './responseBody.js';
 import { describeTransportFailure, proxyAuthenticationRequired, type Route } from './transportFailure.js';
 import { createWireClient, type WireCall, type WireTarget } from './wireClient.js';
 
@@ -263,8 +263,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       const answer = await call.answer;
       answered = true;
       clearTimeout(firstByteTimer);
-      const bodyText = await readCapped(answer.body, maxResponseBytes, largeBodies);
-      if (bodyText === undefined)
+      const bodyBytes = await readCapped(answer.body, maxResponseBytes, largeBodies);
+      if (bodyBytes === undefined)
         return unreadBody(
           answer.status,
           flatHeaders(answer.headers),
@@ -272,6 +272,8 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
           performance.now() - started,
           started,
         );
+      const bodyText = bodyBytes.toString('utf8');
+      const defects = wireDefects(bodyBytes, answer.body.rawHeaders ?? []);
       let json: unknown;
       let isJson = false;
       if (bodyText.length > 0) {
@@ -288,6 +290,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         bodyText,
         json,
         isJson,
+        ...(defects.length > 0 ? { wireDefects: defects } : {}),
         durationMs: performance.now() - started,
         startedAt: started,
       };
