@@ -614,6 +614,13 @@ export const faultCatalogue = [
     description: 'Release ends the response without setting a status: 200 with an empty body instead of 204.',
   },
   {
+    id: 'release-204-announces-body',
+    rule: 'RESP-2',
+    mechanism: 'wrong-serialisation',
+    description:
+      "A response interceptor serialises release's empty result as `{}` and sets its Content-Length; the server drops the body of a 204 but sends the header, so a client waits for 2 bytes that never come.",
+  },
+  {
     id: 'restore-target-mode-enum-key',
     rule: 'ENUM-1',
     mechanism: 'wrong-serialisation',

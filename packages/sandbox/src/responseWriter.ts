@@ -32,7 +32,10 @@ export class ResponseWriter {
         this.write(res, result.status, this.successType, this.serialise(result.status, result.body));
         return;
       case 'empty':
-        res.writeHead(result.status);
+        res.writeHead(
+          result.status,
+          this.behaviour.fault === 'release-204-announces-body' ? { 'content-length': '2' } : {},
+        );
         res.end();
         return;
       case 'error':

@@ -690,6 +690,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => status(204)(a) && (a as Answer).text === '',
     faulty: (a) => status(200)(a) && (a as Answer).text === '',
   },
+  'release-204-announces-body': {
+    observe: (h) => h.call('DELETE', paths.reservedIp(reservedIp(h)), { newConnection: true }),
+    correct: (a) => status(204)(a) && (a as Answer).headers['content-length'] === undefined,
+    faulty: (a) => status(204)(a) && (a as Answer).headers['content-length'] === '2',
+  },
   'restore-target-mode-enum-key': {
     observe: (h) => h.call('GET', paths.restore(restoreId(h))),
     correct: (a) => ['replace', 'new_vm', 'volume_only'].includes(jsonObject(a).target_mode as string),

@@ -30,6 +30,8 @@ export interface CallOptions {
 export interface Answer {
   readonly status: number;
   readonly contentType: string | null;
+  /** Every response header, lower-cased, repeated ones joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
   /** The parsed JSON body, or undefined when the body is empty or not JSON. */
   readonly json: unknown;
@@ -42,6 +44,14 @@ export interface Harness {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   token(identity: string): string;
   close(): Promise<void>;
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const all: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    all[name] = value;
+  });
+  return all;
 }
 
 function parsed(text: string): unknown {
@@ -66,6 +76,12 @@ function sendOnNewConnection(
         resolve({
           status: response.statusCode ?? 0,
           contentType: response.headers['content-type'] ?? null,
+          headers: Object.fromEntries(
+            Object.entries(response.headers).map(([name, value]) => [
+              name,
+              Array.isArray(value) ? value.join(', ') : String(value),
+            ]),
+          ),
           text: Buffer.concat(chunks).toString('utf8'),
         }),
       );
@@ -118,6 +134,7 @@ export async function startHarness(options: Partial<CreateSandboxOptions> = {}):
     return {
       status: response.status,
       contentType: response.headers.get('content-type'),
+      headers: headerRecord(response.headers),
       text,
       json: parsed(text),
     };
