@@ -14,7 +14,8 @@ import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
 import type { SendOptions, TargetHttp } from '../src/transport/targetHttp.js';
 
-export const TOKEN = 'svc_dev_key_fake_transport_token_0001';
+// Random-looking, as a real token is: a token made of words would have its pieces masked in ordinary text.
+export const TOKEN = 'svc_dev_key_Zq4Wm8Tn2Xv6Rb9Kp3Hd7Lc5';
 export const fakeProfile: TargetProfile = {
   name: 'fake',
   baseUrl: 'http://fake.invalid/v1',
