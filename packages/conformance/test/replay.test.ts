@@ -123,3 +123,33 @@ describe('replay: the printed line reproduces the failure where it was seen', ()
     expect(run.stderr).toMatch(/does not record its target \(written by an older version\); pass --target/);
   });
 });
+
+describe('an answer RESP-1 audits, seen during another rule', () => {
+  it('prints a reproduction that, run as printed, fails RESP-1 again (the audit comes only with RESP-1 selected)', async () => {
+    const run = await runCli([
+      '--sandbox-fault',
+      'acceptance-status-given-twice',
+      '--rules',
+      'ASYNC-1',
+      '--seed',
+      '11',
+    ]);
+    // ASYNC-1 alone leaves the audit out: the answer is read as "accepted" and the rule passes.
+    expect(run.code).toBe(0);
+    const full = await runCli([
+      '--sandbox-fault',
+      'acceptance-status-given-twice',
+      '--rules',
+      'ASYNC-1,RESP-1',
+      '--seed',
+      '11',
+    ]);
+    expect(full.code).toBe(1);
+    const printed = /reproduce with (--rules \S+ --seed \d+)/.exec(full.stdout)?.[1] ?? '';
+    expect(printed).toBe('--rules ASYNC-1,RESP-1 --seed 11');
+    const again = await runCli(['--sandbox-fault', 'acceptance-status-given-twice', ...printed.split(' ')]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/RESP-1\s+MUST\s+FAIL/);
+    expect(again.stdout).toMatch(/\$\.status is given twice, as "queued" and "accepted"/);
+  });
+});

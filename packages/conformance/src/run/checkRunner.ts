@@ -51,6 +51,10 @@ const STOP_GRACE_MS = 2_000;
  * state: a property's counterexample → failed, no evidence → inconclusive, no answer or a stop →
  * incomplete, a profile without what it needs → skipped.
  */
+/** The audit is part of a run only with RESP-1 selected: a reproduction names both rules. */
+const reproducingRules = (rule: string): string =>
+  rule === SCHEMA_AUDIT_CHECK.rule ? rule : `${rule},${SCHEMA_AUDIT_CHECK.rule}`;
+
 export async function runCheck(
   check: Check & { readonly family?: string },
   environment: CheckRunEnvironment,
@@ -231,7 +235,7 @@ export async function runCheck(
         path: undefined,
         counterexample: undefined,
         message: redactor.redact(
-          `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem} (seen during "${check.title}"; reproduce with --rules ${check.rule} --seed ${session.seed})`,
+          `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem} (seen during "${check.title}"; reproduce with --rules ${reproducingRules(check.rule)} --seed ${session.seed})`,
         ),
         ...describeExchange(violation.exchange, redactor),
       })),
