@@ -606,6 +606,48 @@ export const faultCatalogue = [
     description:
       'A missing X-Idempotency-Key is replaced by a generated one: create and delete without the header are accepted.',
   },
+  {
+    id: 'bearer-token-then-text',
+    rule: 'AUTH-1',
+    mechanism: 'lenient-parse',
+    description:
+      'The bearer token is the first word after the scheme and the rest of the header is ignored, so `Bearer <valid token> anything` is accepted.',
+  },
+  {
+    id: 'lookup-before-auth',
+    rule: 'AUTH-1',
+    mechanism: 'middleware-order',
+    description:
+      'The restore is looked up by a route parameter loader before the token is checked, so a request without a token for a restore that does not exist gets 404 instead of 401.',
+  },
+  {
+    id: 'query-name-case-insensitive',
+    rule: 'WS-1',
+    mechanism: 'loose-comparison',
+    description:
+      'Query parameter names are bound without regard to letter case (ASP.NET Core model binding), so `Workspace_ID=1042` is read as workspace_id and a request without workspace_id is served.',
+  },
+  {
+    id: 'body-first-json-value',
+    rule: 'NEG-1',
+    mechanism: 'lenient-parse',
+    description:
+      'The request body is read by a streaming decoder that stops after the first JSON value, so a valid body followed by more text or a second object is applied.',
+  },
+  {
+    id: 'restore-id-case-insensitive',
+    rule: 'PARAM-1',
+    mechanism: 'loose-comparison',
+    description:
+      'Restores are looked up through a case-insensitive collation, so a restore id in another letter case (another identifier) finds the restore.',
+  },
+  {
+    id: 'backup-partial-body-column-defaults',
+    rule: 'BACKUP-2',
+    mechanism: 'wrong-default',
+    description:
+      'An enable body that sends some fields is bound to the model, so the fields it leaves out take the column defaults (full backups every day, incremental off); only an empty body gets the documented defaults.',
+  },
   // responses and records
   {
     id: 'release-forgets-status',

@@ -5,6 +5,11 @@ export interface JsonBodyLimits {
   readonly maxBytes: number;
   /** Deepest nesting of arrays and objects accepted. */
   readonly maxDepth: number;
+  /**
+   * The body-first-json-value fault: read the first JSON value and ignore what follows it, as a
+   * streaming decoder (Go's json.Decoder) does.
+   */
+  readonly firstValueOnly?: boolean;
 }
 
 export type JsonBodyOutcome =
@@ -107,7 +112,7 @@ export function parseJsonBody(bytes: Buffer, limits: JsonBodyLimits): JsonBodyOu
     return { ok: false, status: 400, detail: 'A JSON request body is required (send at least {}).' };
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = limits.firstValueOnly ? firstValue(text) : JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 160) : 'syntax error';
     return {
@@ -120,6 +125,17 @@ export function parseJsonBody(bytes: Buffer, limits: JsonBodyLimits): JsonBodyOu
   const problem = structureProblem(value, limits.maxDepth);
   if (problem) return { ok: false, status: 400, detail: problem };
   return { ok: true, value };
+}
+
+/** The first JSON value of `text`: the shortest prefix ending in } or ] that parses, else the whole. */
+function firstValue(text: string): unknown {
+  for (let end = 0; end < text.length; end++) {
+    if (text[end] !== '}' && text[end] !== ']') continue;
+    try {
+      return JSON.parse(text.slice(0, end + 1));
+    } catch {}
+  }
+  return JSON.parse(text);
 }
 
 /** Walks the parsed body without recursion: nesting depth and forbidden keys. */

@@ -225,9 +225,23 @@ export function createRequestListener(
       return;
     }
     const route = match.value;
+    // The lookup-before-auth fault: a route parameter loader reads the restore before the token
+    // is checked, so a caller without one is told which restore ids exist.
+    if (
+      behaviour.fault === 'lookup-before-auth' &&
+      route.contract.operationId === 'getCloudVmSnapshotRestore' &&
+      !store.restores.has(match.pathParameters.restore_id ?? '')
+    ) {
+      writer.sendError(res, 404, 'The restore was not found.');
+      return;
+    }
     const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1);
     const query = parseQueryString(
-      behaviour.fault === 'query-decoded-twice' ? gatewayDecoded(rawQuery) : rawQuery,
+      behaviour.fault === 'query-decoded-twice'
+        ? gatewayDecoded(rawQuery)
+        : behaviour.fault === 'query-name-case-insensitive'
+          ? namesInLowerCase(rawQuery)
+          : rawQuery,
     );
     if (!query.ok) {
       writer.sendError(res, 400, query.detail);
@@ -266,7 +280,11 @@ export function createRequestListener(
     }
     const authorisedCaller = caller;
     const checkedParameters = checked;
-    readJsonBody(req, deps.bodyLimits, (outcome) => {
+    const limits =
+      behaviour.fault === 'body-first-json-value'
+        ? { ...deps.bodyLimits, firstValueOnly: true }
+        : deps.bodyLimits;
+    readJsonBody(req, limits, (outcome) => {
       try {
         let parsed: unknown;
         if (outcome.ok) parsed = outcome.value;
@@ -316,6 +334,19 @@ export function createRequestListener(
       fail(res, error);
     }
   };
+}
+
+/** The query-name-case-insensitive fault: names bound without regard to case (ASP.NET Core's model binding). */
+function namesInLowerCase(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1
+        ? pair.toLowerCase()
+        : `${pair.slice(0, equals).toLowerCase()}${pair.slice(equals)}`;
+    })
+    .join('&');
 }
 
 function buildRouteTable(deps: PipelineDependencies): RouteTable<Route> {

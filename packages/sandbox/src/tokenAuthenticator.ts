@@ -97,7 +97,9 @@ export class TokenAuthenticator {
         detail: 'Malformed Authorization header: use the Bearer scheme, "Authorization: Bearer <API token>".',
       };
     }
-    const token = header.slice(BEARER.length).trim();
+    const whole = header.slice(BEARER.length).trim();
+    // The bearer-token-then-text fault: the token is the first word after the scheme, the rest ignored.
+    const token = fault === 'bearer-token-then-text' ? (whole.split(/\s+/)[0] ?? '') : whole;
     if (token === '' || /\s/.test(token)) {
       return {
         ok: false,

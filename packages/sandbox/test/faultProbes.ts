@@ -999,6 +999,42 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as unknown[])[0] === (o as unknown[])[1],
     faulty: (o) => /^[0-9]+$/.test(String((o as unknown[])[1])),
   },
+  'bearer-token-then-text': {
+    observe: (h) => h.call('GET', paths.buckets, { authorization: `Bearer ${h.token('full')} extra` }),
+    correct: status(401),
+    faulty: status(200),
+  },
+  'lookup-before-auth': {
+    observe: (h) => h.call('GET', paths.restore('rst-does-not-exist'), { authorization: null }),
+    correct: status(401),
+    faulty: status(404),
+  },
+  'query-name-case-insensitive': {
+    observe: (h) => h.call('GET', paths.buckets, { workspace: null, query: `Workspace_ID=${primary(h)}` }),
+    correct: (a) => (a as Answer).status >= 400 && (a as Answer).status < 500,
+    faulty: status(200),
+  },
+  'body-first-json-value': {
+    observe: async (h) =>
+      (await h.call('PATCH', natRulePath(h), { body: '{"note":"first"} {"note":"second"}' })).status,
+    correct: (s) => s === 400,
+    faulty: (s) => s === 200,
+  },
+  'restore-id-case-insensitive': {
+    observe: (h) => h.call('GET', paths.restore(restoreId(h).toUpperCase())),
+    correct: status(404),
+    faulty: status(200),
+  },
+  'backup-partial-body-column-defaults': {
+    observe: async (h) => {
+      const policy = jsonObject(
+        await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { retention_days: 10 } }),
+      );
+      return [policy.retention_days, policy.full_backup_interval_days, policy.incremental_enabled];
+    },
+    correct: (o) => JSON.stringify(o) === '[10,7,true]',
+    faulty: (o) => JSON.stringify(o) === '[10,1,false]',
+  },
   'restore-lookup-by-prefix': {
     observe: (h) => h.call('GET', paths.restore(restoreId(h).slice(0, -1))),
     correct: status(404),

@@ -7,7 +7,7 @@ import {
   tokenPrefixes,
   unknownToken,
 } from '../generate/authorization.js';
-import { operationRequest, usableOperations } from '../generate/operationRequest.js';
+import { missingId, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import type { ApiRequest } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
@@ -43,6 +43,42 @@ checks.push(
           ),
           independent: true,
         },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'AUTH-1',
+    'answers 401, not 404, to a request without the Authorization header for a resource that does not exist',
+    async (t) => {
+      const session = t.session;
+      // A handler that looks the resource up before the token is checked tells a caller without
+      // one which resources exist (404 here, 401 there); the document answers 401 to them all.
+      const cases = usableOperations(session, 'probe')
+        .filter((op) => op.path.includes('{'))
+        .map((op) => ({
+          op,
+          pathIds: Object.fromEntries(
+            [...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => [name, missingId(name)]),
+          ),
+        }));
+      if (cases.length === 0) return t.skip('no usable operation names a resource in its path');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, pathIds }) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'probe', { authorization: null, pathIds }),
+          );
+          expectStatus(
+            exchange,
+            is401,
+            '401 for a request without the Authorization header, whether or not its resource exists',
+          );
+          return observed;
+        },
+        { examples: cases, exhaustive: true, independent: true },
       );
     },
   ),

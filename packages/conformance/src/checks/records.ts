@@ -209,19 +209,22 @@ checks.push(
         const frequency = FREQUENCIES[index % FREQUENCIES.length] as string;
         // Both booleans in every run, false first: a dropped false is the classic echo bug.
         const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
-        // The third sends a partial schedule (its frequency and day only): the fields it leaves
-        // out take their documented defaults, not a zero value or the server's own zone.
-        const times = index === 2 ? {} : { hour, minute, window_minutes };
+        // The third sends a partial body (retention only) and a partial schedule (its frequency and
+        // day only): the fields it leaves out take their documented defaults, not an ORM's column
+        // default, a zero value or the server's own zone.
+        const partial = index === 2;
+        const times = partial ? {} : { hour, minute, window_minutes };
+        const { retention_days, ...rest } = top;
         return {
           vmId,
           body: {
-            ...top,
-            incremental_enabled,
+            retention_days,
+            ...(partial ? {} : { ...rest, incremental_enabled }),
             // Who asked is not a field of the policy record: sent (the body documents it), not compared.
             ...(index === 1 ? { requested_by: 'conformance-suite' } : {}),
             schedule: {
               frequency,
-              ...(index === 2
+              ...(partial
                 ? { day_of_week: 3 }
                 : (SCHEDULE_PLACES[index % SCHEDULE_PLACES.length] as SchedulePlace)),
               ...times,
@@ -280,7 +283,13 @@ checks.push(
               .map(
                 ([f, v]) => `schedule.${f} sent ${JSON.stringify(v)}, shows ${JSON.stringify(schedule[f])}`,
               ),
-            // What the schedule left out takes its documented default.
+            // What the body and its schedule left out take their documented defaults.
+            ...Object.entries(DEFAULTS)
+              .filter(([field, value]) => !(field in sentTop) && policy[field] !== value)
+              .map(
+                ([f, v]) =>
+                  `${f} not sent, so its default ${JSON.stringify(v)}, shows ${JSON.stringify(policy[f])}`,
+              ),
             ...Object.entries(SCHEDULE_DEFAULTS)
               .filter(([field, value]) => !(field in sentSchedule) && schedule[field] !== value)
               .map(

@@ -129,7 +129,7 @@ function numericTextForms(value: string): ParameterForm[] {
 
 /**
  * The forms a parameter's value may arrive in, derived from its schema: forms of any text,
- * forms of a number when only digits match the pattern, letter cases of text that has any,
+ * forms of a number when only digits match the pattern, another letter case of text that has any,
  * and (for a query parameter) the same value given twice.
  */
 export function parameterForms(
@@ -138,9 +138,15 @@ export function parameterForms(
 ): ParameterForm[] {
   const forms = textForms(value);
   if (isNumericText(parameter.schema, value)) forms.push(...numericTextForms(value));
+  // "`string` identifiers are opaque": in another letter case a value is another identifier, which
+  // a lookup through a case-insensitive collation (MySQL's *_ci) finds anyway.
   const swapped = swapCase(value);
   if (swapped !== value)
-    forms.push({ kind: 'in another letter case', reading: 'same', encoded: encodeURIComponent(swapped) });
+    forms.push({
+      kind: 'in another letter case (another identifier: identifiers are opaque)',
+      reading: 'other',
+      encoded: encodeURIComponent(swapped),
+    });
   if (parameter.in === 'query')
     forms.push({ kind: 'given twice', reading: 'same', encoded: encodeURIComponent(value), twice: true });
   return forms;

@@ -18,6 +18,8 @@ export function malformedAuthorizationCases(validToken: string): { kind: string;
     { kind: 'scheme and space only', header: 'Bearer ' },
     { kind: 'other scheme', header: `Token ${validToken}` },
     { kind: 'no space after scheme', header: `Bearer${validToken}` },
+    // RFC 6750's b64token has no space: whatever follows one is not part of a valid credential.
+    { kind: 'the token followed by more text', header: `Bearer ${validToken} conformance-extra` },
   ];
 }
 

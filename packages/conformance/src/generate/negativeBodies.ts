@@ -84,5 +84,10 @@ export function negativeBodies(
   }
   for (const body of NOT_AN_OBJECT) bodies.push({ kind: 'JSON that is not an object', body });
   for (const body of MALFORMED) bodies.push({ kind: 'malformed JSON', body });
+  // A streaming decoder (Go's json.Decoder, a framework reading "the first value") stops after one
+  // value: a complete body with more after it is not one JSON text, and must be refused whole.
+  const valid = JSON.stringify(validBody);
+  bodies.push({ kind: 'a valid body followed by more text', body: `${valid} conformance-extra` });
+  bodies.push({ kind: 'a valid body followed by a second JSON object', body: `${valid}{}` });
   return bodies;
 }

@@ -55,7 +55,8 @@ export const rules: readonly RuleEntry[] = [
       "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization.",
       'Query parameter `workspace_id` (string, required): positive numeric workspace ID; zero, negative and non-numeric values are rejected.',
     ],
-    latitude: 'Status of the rejection not shown: any 4xx passes (A-WORKSPACE-ID-STATUS).',
+    latitude:
+      'Status of the rejection not shown: any 4xx passes (A-WORKSPACE-ID-STATUS). The value is also sent under other names (Workspace_ID, WORKSPACE_ID, workspaceId), which are no workspace_id (query names are case-sensitive); not against Prism, whose presence check ignores the case of names.',
     targets: ALL,
     threats: [
       {
@@ -73,6 +74,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'cache-key-missing-dimension',
         how: 'A response cache in front of validation is keyed by the path without the query string, so a request without `workspace_id` is answered from a cached success before anything checks it.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'Query parameters are bound without regard to letter case (ASP.NET Core model binding) or through a camelCase alias, so `Workspace_ID=1042` or `workspaceId=1042` is read as workspace_id and a request without workspace_id is served.',
       },
     ],
   },
@@ -215,7 +220,7 @@ export const rules: readonly RuleEntry[] = [
       },
       {
         mechanism: 'middleware-order',
-        how: 'A router mounted before the authentication middleware (`app.use(router)` ahead of `app.use(auth)`) serves its routes without any token.',
+        how: 'A router mounted before the authentication middleware (`app.use(router)` ahead of `app.use(auth)`) serves its routes without any token; or a route parameter loader looks the resource up before the token is checked, so a caller without a token is told which ids exist (404 for the others).',
       },
     ],
   },
@@ -1002,6 +1007,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'non-transactional-write',
         how: 'The update is applied field by field as each is validated, so a body refused at its third field has already changed the first two.',
       },
+      {
+        mechanism: 'lenient-parse',
+        how: "The body is read by a streaming decoder that stops after the first JSON value (Go's `json.Decoder`), so a valid body followed by more text, or by a second object, is accepted.",
+      },
     ],
   },
   {
@@ -1261,7 +1270,7 @@ export const rules: readonly RuleEntry[] = [
       'Response 200: backup policy record.',
     ],
     latitude:
-      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial schedule (frequency weekly and day_of_week 3 only): the schedule fields it leaves out must show their documented defaults (UTC, 20, 0, 30).',
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial body (retention_days only) with a partial schedule (frequency weekly and day_of_week 3 only): the fields it leaves out must show their documented defaults (full backups every 7 days, incremental true; UTC, 20, 0, 30).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to fifth GPU VM without a backup policy)'],
@@ -1269,6 +1278,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'falsy-default',
         how: 'Defaults are filled with `value || default`, so a sent `incremental_enabled: false` becomes true and `hour: 0` becomes 20.',
+      },
+      {
+        mechanism: 'wrong-default',
+        how: 'A body that sends some fields is bound to the model, so the fields it leaves out take the column defaults (`full_backup_interval_days` 1, `incremental_enabled` false); only an empty body goes through the documented defaults.',
       },
       {
         mechanism: 'reversed-merge-order',
@@ -1430,7 +1443,7 @@ export const rules: readonly RuleEntry[] = [
       '| enabled | boolean | |',
     ],
     latitude:
-      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case, a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case (another identifier, since identifiers are opaque: it must not be served as this one), a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',

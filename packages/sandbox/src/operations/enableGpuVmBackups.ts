@@ -67,6 +67,12 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   if (behaviour.fault === 'backup-timezone-constant') schedule.timezone = 'UTC';
   // The schedule's view lists the columns it maps, and day_of_week is not among them.
   if (behaviour.fault === 'backup-day-of-week-dropped') schedule.day_of_week = null;
+  // A body that sends some fields is bound to the model: what it leaves out takes the column
+  // defaults (1, false); only an empty body goes through the documented defaults.
+  if (behaviour.fault === 'backup-partial-body-column-defaults' && Object.keys(sent).length > 0) {
+    body.full_backup_interval_days = sent.full_backup_interval_days ?? 1;
+    body.incremental_enabled = sent.incremental_enabled ?? false;
+  }
   if (behaviour.fault === 'backup-default-retention-14' && sent.retention_days === undefined)
     body.retention_days = 14;
   if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {

@@ -10,7 +10,10 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
     behaviour.fault === 'restore-lookup-by-prefix'
       ? // WHERE restore_id LIKE :id || '%': a cut-off id finds the first restore it begins.
         [...store.restores.values()].find((r) => restoreId !== '' && r.restore_id.startsWith(restoreId))
-      : store.restores.get(restoreId);
+      : behaviour.fault === 'restore-id-case-insensitive'
+        ? // A *_ci collation: RSR-0001 and rsr-0001 are the same key.
+          [...store.restores.values()].find((r) => r.restore_id.toLowerCase() === restoreId.toLowerCase())
+        : store.restores.get(restoreId);
   let restore: object | undefined = stored;
   if (
     restore &&
