@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyedCreateLog } from '../src/checks/keyedCreateLog.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
+import { createServedRestoreLog } from '../src/checks/servedRestoreLog.js';
 import type { CheckRunEnvironment } from '../src/run/checkRunner.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import { planResources } from '../src/session/resourcePlan.js';
@@ -83,7 +84,8 @@ export function environmentWith(
   const validator = createResponseValidator();
   const profile = { ...fakeProfile, ...overrides };
   const keyedCreates = createKeyedCreateLog();
-  const routed = routeExchanges(createOperationRoutes(validator.operations), [keyedCreates]);
+  const servedRestores = createServedRestoreLog();
+  const routed = routeExchanges(createOperationRoutes(validator.operations), [keyedCreates, servedRestores]);
   const recorded: TargetHttp = {
     ...http,
     async send(request, sendOptions) {
@@ -102,6 +104,7 @@ export function environmentWith(
     redactor: createSecretRedactor([TOKEN]),
     coverage: createCoverageRecorder(),
     keyedCreates,
+    servedRestores,
     depth: 3,
     seed: 42,
     concurrency: 1,

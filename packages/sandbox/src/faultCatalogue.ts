@@ -648,6 +648,13 @@ export const faultCatalogue = [
     description:
       'An enable body that sends some fields is bound to the model, so the fields it leaves out take the column defaults (full backups every day, incremental off); only an empty body gets the documented defaults.',
   },
+  {
+    id: 'restore-not-found-cached-by-id',
+    rule: 'ISO-1',
+    mechanism: 'cache-key-missing-dimension',
+    description:
+      'A not-found answer for a restore is cached for 30 s by restore id alone: asked through another workspace (404 there), the restore then answers 404 in its own workspace too.',
+  },
   // responses and records
   {
     id: 'release-forgets-status',

@@ -163,6 +163,8 @@ export class SandboxStore {
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */
   bucketListCache: { readonly buckets: readonly Bucket[]; readonly at: number } | undefined;
+  /** The restore-not-found-cached-by-id fault's cache: when each restore id last answered 404, in any workspace. */
+  readonly restoreNotFoundAt = new Map<string, number>();
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
   readonly workspaceNames = new Map<string, string>();
   private sequence = 0;

@@ -1035,6 +1035,14 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[10,7,true]',
     faulty: (o) => JSON.stringify(o) === '[10,1,false]',
   },
+  'restore-not-found-cached-by-id': {
+    observe: async (h) => {
+      await h.call('GET', paths.restore(restoreId(h)), { workspace: secondary(h) });
+      return (await h.call('GET', paths.restore(restoreId(h)))).status;
+    },
+    correct: (s) => s === 200,
+    faulty: (s) => s === 404,
+  },
   'restore-lookup-by-prefix': {
     observe: (h) => h.call('GET', paths.restore(restoreId(h).slice(0, -1))),
     correct: status(404),

@@ -132,6 +132,28 @@ checks.push(
           fc.constantFrom(...asked),
           async (c): Promise<CaseVerdict> => {
             const { identity, mayAccessPrimary } = c.asker;
+            const isRestore = c.op.operationId === 'getCloudVmSnapshotRestore';
+            const ownRead = () =>
+              session.http.send(operationRequest(c.op, session, 'positive', { pathIds: c.pathIds }));
+            // Served in its own workspace before: a 404 there after the ask below is the ask's doing.
+            const before = isRestore ? await ownRead() : undefined;
+            // Served there earlier in the run, and no operation removes a restore: a read elsewhere
+            // (another workspace's 404 cached by id alone) has hidden it from its own workspace.
+            if (
+              before?.response.status === 404 &&
+              session.servedRestores.servedEarlier(
+                c.pathIds.restore_id ?? '',
+                session.profile.workspaces.primary,
+              )
+            )
+              throw new RuleViolation(
+                `${c.what} was served through its own workspace ${session.profile.workspaces.primary} earlier in the run and now answers 404 there; the document has no operation that removes a restore, so a not-found answer from a read elsewhere (another workspace) is being kept without its workspace`,
+                before,
+              );
+            if (before && !is2xx(before.response.status))
+              return notApplicable(
+                `${c.what} answered ${before.response.status} through its own workspace, so a refusal elsewhere shows no isolation`,
+              );
             const exchange = await session.http.send(
               operationRequest(c.op, session, 'probe', {
                 token: identity.token,
@@ -165,13 +187,18 @@ checks.push(
               is4xx,
               `a 4xx (${mayAccessPrimary ? '404' : '403 or 404'}): ${c.what} is not in workspace ${secondary}`,
             );
-            if (c.op.operationId === 'getCloudVmSnapshotRestore') {
-              const own = await session.http.send(
-                operationRequest(c.op, session, 'positive', { pathIds: c.pathIds }),
-              );
+            if (isRestore) {
+              const own = await ownRead();
+              // A not-found answer cached by id alone, without the workspace, now hides the restore
+              // from its own workspace.
+              if (own.response.status === 404)
+                throw new RuleViolation(
+                  `${c.what} was served through its own workspace ${session.profile.workspaces.primary}, then answered 404 there right after it was asked through workspace ${secondary}: the other workspace's not-found answer is kept without its workspace`,
+                  own,
+                );
               if (!is2xx(own.response.status))
                 return notApplicable(
-                  `${c.what} answered ${own.response.status} through its own workspace too, so the refusal shows no isolation`,
+                  `${c.what} answered ${own.response.status} through its own workspace after the ask, so nothing is shown either way`,
                 );
             }
             if (c.op.operationId === 'updateNatPortForwardingRule') {

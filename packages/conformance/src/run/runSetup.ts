@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createIdentifierAudit, type IdentifierAudit } from '../checks/identifierAudit.js';
 import { createKeyedCreateLog } from '../checks/keyedCreateLog.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
+import { createServedRestoreLog } from '../checks/servedRestoreLog.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
 import { createSession, type Session } from '../session/session.js';
@@ -82,11 +83,13 @@ export async function prepareRun(
     const schemaAudit = createSchemaAudit(validator);
     const identifierAudit = createIdentifierAudit();
     const keyedCreates = createKeyedCreateLog();
+    const servedRestores = createServedRestoreLog();
     const routed = routeExchanges(createOperationRoutes(validator.operations), [
       coverage,
       schemaAudit,
       identifierAudit,
       keyedCreates,
+      servedRestores,
     ]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
@@ -123,6 +126,7 @@ export async function prepareRun(
         redactor,
         coverage,
         keyedCreates,
+        servedRestores,
         depth: settings.replay?.depth ?? settings.depth,
         seed: settings.replay?.seed ?? settings.seed,
         concurrency,

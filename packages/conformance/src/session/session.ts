@@ -1,5 +1,6 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import type { KeyedCreateLog } from '../checks/keyedCreateLog.js';
+import type { ServedRestoreLog } from '../checks/servedRestoreLog.js';
 import type { TargetKind } from '../ruleCatalogue/index.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import type { ResponseValidator } from '../spec/responseValidator.js';
@@ -24,6 +25,8 @@ export interface SessionParts {
   readonly coverage: CoverageRecorder;
   /** Every keyed create the run saw accepted (IDEM-2 retries one late). */
   readonly keyedCreates: KeyedCreateLog;
+  /** Every restore the run saw served, and where (ISO-1 asks whether one was lost). */
+  readonly servedRestores: ServedRestoreLog;
   /** Runs per property. */
   readonly depth: number;
   /** The run's seed: every property draws its cases from it. */

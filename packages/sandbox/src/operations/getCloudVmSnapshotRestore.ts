@@ -3,9 +3,22 @@ import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
 import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
 
+/** How long the restore-not-found-cached-by-id fault keeps a 404. */
+const NOT_FOUND_CACHE_MS = 30_000;
+
 export const getCloudVmSnapshotRestore: OperationHandler = (request, services) => {
-  const { store, behaviour } = services;
+  const { store, behaviour, clock } = services;
   const restoreId = request.pathParameters.restore_id ?? '';
+  // A not-found answer cached by restore id alone: a 404 in one workspace hides the restore from its own.
+  const negativeCache = behaviour.fault === 'restore-not-found-cached-by-id';
+  const cachedAt = negativeCache ? store.restoreNotFoundAt.get(restoreId) : undefined;
+  if (cachedAt !== undefined && clock.now() - cachedAt < NOT_FOUND_CACHE_MS)
+    return notInWorkspace(
+      services,
+      request,
+      undefined,
+      NOT_FOUND_DETAIL('Restore', restoreId, request.workspaceId),
+    );
   const stored =
     behaviour.fault === 'restore-lookup-by-prefix'
       ? // WHERE restore_id LIKE :id || '%': a cut-off id finds the first restore it begins.
@@ -27,6 +40,7 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
     restore = undefined;
   if (!restore) {
     if (behaviour.fault !== 'unknown-restore-answers-200') {
+      if (negativeCache) store.restoreNotFoundAt.set(restoreId, clock.now());
       return notInWorkspace(
         services,
         request,
