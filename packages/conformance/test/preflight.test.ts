@@ -25,6 +25,8 @@ const wrongTargets: Record<string, (res: ServerResponse) => void> = {
   'a redirect to a login page': (res) =>
     res.writeHead(302, { location: 'https://login.example.invalid/sso' }).end(),
   'a plain-text 200': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'),
+  'JSON behind a byte-order mark': (res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('\uFEFF[]'),
 };
 
 const servers: LocalServer[] = [];
@@ -76,6 +78,18 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
       }
     },
   );
+
+  it('names a byte-order mark before the JSON, which the quoted body would hide', async () => {
+    const server = await listenLocally((_req, res) => wrongTargets['JSON behind a byte-order mark']?.(res));
+    servers.push(server);
+    const run = runConformance({
+      profile: profileFor(server.origin),
+      depth: 2,
+      reporters: [],
+      print: () => undefined,
+    });
+    await expect(run).rejects.toThrow(/starts with a byte-order mark \(U\+FEFF\)/);
+  });
 
   it('the CLI exits 2 with one line naming the URL and what came back, and no token', async () => {
     const server = await listenLocally((_req, res) =>

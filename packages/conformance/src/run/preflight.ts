@@ -67,6 +67,11 @@ function judged(
     return {
       why: "the broadest identity of the profile was refused: check its token, its environment, the profile's scopes, and that workspaces.primary is a workspace the token may use (the answer may say which)",
     };
+  // JSON.parse refuses a leading byte-order mark, and the quoted body hides it: say so.
+  if (!isJson && bodyText.startsWith('\uFEFF'))
+    return {
+      why: 'the body starts with a byte-order mark (U+FEFF), which JSON sent between systems must not carry (RFC 8259 §8.1); clients reject it',
+    };
   if (!isJson && bodyText.length > 0)
     return {
       why: 'the body is not JSON (an HTML page, a proxy or a default server?): every answer of the API is JSON',
