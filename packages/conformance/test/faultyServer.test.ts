@@ -74,7 +74,11 @@ describe('a run against a faulty server', () => {
     expect(output).toMatch(/not a JSON object|not valid JSON|Content-Type is/);
     const stateOf = (id: string) => result.outcome.rules.find((r) => r.id === id)?.state;
     expect(stateOf('BILL-7')).toBe('incomplete'); // the preflight resets the connection
-    expect(stateOf('ENUM-1')).toBe('failed'); // the restore answers text/plain or 503
+    // The restore answers text/plain or 503: RESP-1's audit sees it in the first checks. ENUM-1
+    // reads it later; a loaded machine can spread the hung bucket reads over a third wave of
+    // timeouts before it, after which the transport sends nothing (incomplete, never passed).
+    expect(stateOf('RESP-1')).toBe('failed');
+    expect(['failed', 'incomplete']).toContain(stateOf('ENUM-1'));
     expect(result.outcome.rules.filter((r) => r.state === 'passed').map((r) => r.id)).not.toContain('BILL-7');
     expect(result.outcome.runErrors).toEqual([]);
     expect(result.outcome.incompleteReasons.join('; ')).toMatch(/checks? did not finish/);
