@@ -15,8 +15,8 @@ import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import type { ApiRequest, Exchange } from '../src/transport/exchange.js';
 import type { SendOptions, TargetHttp } from '../src/transport/targetHttp.js';
 
-// Random-looking, as a real token is: a token made of words would have its pieces masked in ordinary text.
-export const TOKEN = 'svc_dev_key_Zq4Wm8Tn2Xv6Rb9Kp3Hd7Lc5';
+// Obviously fake, yet no run of 8 of its characters is ordinary text (the redactor masks such pieces).
+export const TOKEN = 'svc_dev_key_FAKE0unit1test2token3X';
 export const fakeProfile: TargetProfile = {
   name: 'fake',
   baseUrl: 'http://fake.invalid/v1',

@@ -26,7 +26,7 @@ describe('AUTH-2 near-miss tokens', () => {
   });
 
   it('registering the near misses with the redactor leaves runs of filler in an answer alone', () => {
-    const token = 'svc_dev_key_Ep6KnFBs1niLuUkEBclCFTUm';
+    const token = 'svc_dev_key_FAKE4near5miss6tokenTUm';
     const redactor = createSecretRedactor([token]);
     redactor.add(...Object.values(nearMissTokens).map((make) => make(token, 'svc_dev_key_')));
     const filler = `{"detail":"${'x'.repeat(64)}"}`;

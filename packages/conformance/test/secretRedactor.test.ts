@@ -92,17 +92,17 @@ describe('secret redactor', () => {
 
 describe('pieces that tell nothing of a token', () => {
   it('a run of one or two characters inside a token (zeros, a changed tail) is not masked in ordinary text', () => {
-    const redactor = createSecretRedactor(['svc_dev_key_Q7pZ3mK900000000xyxyxyxy']);
+    const redactor = createSecretRedactor(['svc_dev_key_FAKE5x00000000xyxyxyxy']);
     expect(redactor.redact('id 000000000042, detail xyxyxyxyxyxyxyxy')).toBe(
       'id 000000000042, detail xyxyxyxyxyxyxyxy',
     );
-    expect(redactor.redact('tail K900000000xyx')).toBe('tail [redacted]');
+    expect(redactor.redact('tail E5x00000000xyx')).toBe('tail [redacted]');
   });
 });
 
 describe('re-encoded echoes of a token', () => {
   it('masks a token a target sends back reversed, in one case, %XX- or hex-encoded, as \\u escapes, HTML entities or UTF-16', () => {
-    const token = 'svc_dev_key_Q7pZ3mK9xW2rT5vB8nL4';
+    const token = 'svc_dev_key_FAKE9not8a7real6tokenZ';
     const redactor = createSecretRedactor([token]);
     const bytes = [...Buffer.from(token)];
     const hex = (n: number, width = 2) => n.toString(16).padStart(width, '0');
@@ -128,7 +128,7 @@ describe('re-encoded echoes of a token', () => {
 });
 
 describe('redacting the head of a long answer', () => {
-  const token = 'svc_dev_key_Q7pZ3mK9xW2rT5vB8nL4';
+  const token = 'svc_dev_key_FAKE9not8a7real6tokenZ';
   const forms = secretForms(token);
 
   it('property: the head is a prefix of the whole text redacted, at most `limit` long, with no form or piece of the token, wherever the token sits', () => {
@@ -146,7 +146,7 @@ describe('redacting the head of a long answer', () => {
           if (text.length > limit) expect(head.length).toBeLessThanOrEqual(limit);
           expect(redactor.redact(text).startsWith(head)).toBe(true);
           for (const shown of forms) if (shown.length >= 8) expect(head).not.toContain(shown);
-          const random = 'Q7pZ3mK9xW2rT5vB8nL4';
+          const random = 'FAKE9not8a7real6tokenZ';
           for (let i = 0; i + 8 <= random.length; i++) expect(head).not.toContain(random.slice(i, i + 8));
         },
       ),
