@@ -106,19 +106,14 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
 
   it('fails an answer that gives a member twice with different values; the same value twice reads alike and passes', () => {
     const recorder = audit();
-    const text = JSON.stringify(policy);
-    const conflicting = exchange('POST', enablePath, 200, policy);
-    const conflictingText = text.replace('"enabled":true', '"enabled":false,"enabled":true');
-    recorder.record({
-      ...conflicting,
-      response: { ...conflicting.response, bodyText: conflictingText, json: JSON.parse(conflictingText) },
-    });
-    const repeated = exchange('POST', enablePath, 200, policy);
-    const repeatedText = text.replace('"enabled":true', '"enabled":true,"enabled":true');
-    recorder.record({
-      ...repeated,
-      response: { ...repeated.response, bodyText: repeatedText, json: JSON.parse(repeatedText) },
-    });
+    // The policy's text with `"enabled":true` written as `replacement`, parsed as JSON.parse reads it.
+    const policyWith = (replacement: string): Exchange => {
+      const answer = exchange('POST', enablePath, 200, policy);
+      const text = JSON.stringify(policy).replace('"enabled":true', replacement);
+      return { ...answer, response: { ...answer.response, bodyText: text, json: JSON.parse(text) } };
+    };
+    recorder.record(policyWith('"enabled":false,"enabled":true'));
+    recorder.record(policyWith('"enabled":true,"enabled":true'));
     const delta = recorder.drain();
     expect(delta.validatedSuccesses).toBe(1);
     expect(delta.violations.map((v) => v.problem)).toEqual([

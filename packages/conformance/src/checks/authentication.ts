@@ -57,12 +57,10 @@ checks.push(
       // A handler that looks the resource up before the token is checked tells a caller without
       // one which resources exist (404 here, 401 there); the document answers 401 to them all.
       const cases = usableOperations(session, 'probe')
-        .filter((op) => op.path.includes('{'))
+        .filter((op) => op.pathParameters.length > 0)
         .map((op) => ({
           op,
-          pathIds: Object.fromEntries(
-            [...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => [name, missingId(name)]),
-          ),
+          pathIds: Object.fromEntries(op.pathParameters.map((name) => [name, missingId(name)])),
         }));
       if (cases.length === 0) return t.skip('no usable operation names a resource in its path');
       await t.check(

@@ -46,10 +46,6 @@ export function unknownToken(environmentPrefix: string): fc.Arbitrary<string> {
 
 export const tokenPrefixes = { development: 'svc_dev_key_', production: 'svc_prod_key_' } as const;
 
-/**
- * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
- * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
- */
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
@@ -62,6 +58,10 @@ function otherCharacter(c: string): string {
   return TOKEN_ALPHABET[(at < 0 ? c.charCodeAt(0) : at + 29) % TOKEN_ALPHABET.length] as string;
 }
 
+/**
+ * Tokens one edit away from a valid one, as a lookup that compares loosely lets them through: a
+ * case-insensitive collation, a column that truncates what it stores or compares, a prefix match.
+ */
 export const nearMissTokens = {
   'in another letter case': (token: string, prefix: string) => prefix + swapCase(token.slice(prefix.length)),
   'one character short': (token: string) => token.slice(0, -1),

@@ -45,16 +45,16 @@ export interface CheckRun {
 /** How long a stopped check may take to put back what it changed before it is left behind. */
 const STOP_GRACE_MS = 2_000;
 
+/** The audit is part of a run only with RESP-1 selected: a reproduction names both rules. */
+const reproducingRules = (rule: string): string =>
+  rule === SCHEMA_AUDIT_CHECK.rule ? rule : `${rule},${SCHEMA_AUDIT_CHECK.rule}`;
+
 /**
  * Runs one check to a typed result. The check gets a session whose transport sends nothing once
  * `signal` (the run's) aborts or the check outlives its timeout; every way it can end maps to one
  * state: a property's counterexample → failed, no evidence → inconclusive, no answer or a stop →
  * incomplete, a profile without what it needs → skipped.
  */
-/** The audit is part of a run only with RESP-1 selected: a reproduction names both rules. */
-const reproducingRules = (rule: string): string =>
-  rule === SCHEMA_AUDIT_CHECK.rule ? rule : `${rule},${SCHEMA_AUDIT_CHECK.rule}`;
-
 export async function runCheck(
   check: Check & { readonly family?: string },
   environment: CheckRunEnvironment,

@@ -127,13 +127,14 @@ function xmlEscaped(text: string): string {
     .replaceAll('"', '&quot;');
 }
 
+/** Re-encoded forms are made only of secrets this long: a shorter one could be ordinary text. */
+const REENCODED_MIN = 8;
+
 /**
  * What a target that re-encodes what it was sent can echo: the secret reversed, in one letter
  * case, every byte as %XX or hex, every character as a JSON `\uXXXX` escape or an HTML entity,
  * and as UTF-16 text (a NUL beside every character, raw or JSON-escaped).
  */
-const REENCODED_MIN = 8;
-
 function reencodedForms(secret: string): string[] {
   const bytes = [...Buffer.from(secret, 'utf8')];
   const chars = [...secret];
