@@ -209,13 +209,15 @@ describe('429 and the rate limit in the transport', () => {
       expect(times).toHaveLength(40);
       expect(busiestWindow(times)).toBeLessThanOrEqual(20);
       // Paced one by one at 20/s, three sends would span at least 110 ms.
-      for (const group of groupArrivals) expect(Math.max(...group) - Math.min(...group)).toBeLessThan(30);
+      for (const group of groupArrivals) expect(Math.max(...group) - Math.min(...group)).toBeLessThan(100);
       // The admission covers three sends only: a fourth send with it is paced again.
+      // Timed from the admission, not from the first answer: a slow round trip on a loaded
+      // machine uses up part of the interval and would hide the pacing.
       const together = await http.admitTogether(1);
+      const admitted = Date.now();
       await http.send(listBuckets, together);
-      const before = Date.now();
       await http.send(listBuckets, together);
-      expect(Date.now() - before).toBeGreaterThanOrEqual(40);
+      expect(Date.now() - admitted).toBeGreaterThanOrEqual(50);
       // A limit below the group's size cannot let it leave together: paced one by one instead.
       const slow = createTargetHttp({
         baseUrl: target.baseUrl,
