@@ -154,3 +154,53 @@ describe('runCheck: one registry check against a fake transport, to a typed resu
     expect(crashed.state).toBe('incomplete');
   });
 });
+
+describe('replaying a recorded failure', () => {
+  // A target that misapplies every update from its n-th on (a field an earlier update set is
+  // reset): whether a case fails depends on how many updates came before it, not on the case.
+  const target = { updates: 0, misappliesFrom: 3 };
+  const statefulTarget = (misappliesFrom: number) => Object.assign(target, { updates: 0, misappliesFrom });
+  const stateful = defineCheck('PATCH-1', 'unit: fails only on the state earlier cases left', async (t) => {
+    await t.check(fc.integer({ min: 11, max: 100 }), async (n) => {
+      target.updates++;
+      if (target.updates >= target.misappliesFrom)
+        throw new RuleViolation(`update ${n} reset a field an earlier update set`);
+      return observed;
+    });
+  });
+  const http = () => fakeTransport(() => ({ status: 200, body: [] }));
+
+  async function recordedFailure() {
+    statefulTarget(3);
+    const { result } = await runCheck(stateful, environmentWith(http()), never);
+    if (result.verdict.state !== 'failed')
+      return expect.fail(`expected a failure, got ${result.verdict.state}`);
+    const failure = result.verdict.failures[0] ?? expect.fail('no failure report');
+    return { rule: 'PATCH-1', test: stateful.title, seed: failure.seed ?? 0, path: failure.path ?? '' };
+  }
+
+  it('runs the check again from its seed when the recorded case passes on the replay target, and fails it, saying why', async () => {
+    const replay = await recordedFailure();
+    // The recorded case is the first update on a fresh target; the check's cases from the seed,
+    // after it, reach the third.
+    statefulTarget(3);
+    const { result } = await runCheck(stateful, { ...environmentWith(http()), replay }, never);
+    expect(result.verdict.state).toBe('failed');
+    if (result.verdict.state !== 'failed') return;
+    expect(result.verdict.failures[0]?.message).toMatch(
+      /reset a field .*\(the recorded case alone passed; run again from seed 42 with the cases before it, this case failed: it depends on the state those cases left\)$/,
+    );
+  });
+
+  it('replays a case that fails alone as that case only, and passes on a target that no longer fails', async () => {
+    const replay = await recordedFailure();
+    statefulTarget(1);
+    const alone = await runCheck(stateful, { ...environmentWith(http()), replay }, never);
+    expect(alone.result.verdict.state).toBe('failed');
+    if (alone.result.verdict.state === 'failed')
+      expect(alone.result.verdict.failures[0]?.message).not.toMatch(/recorded case alone passed/);
+    statefulTarget(Number.POSITIVE_INFINITY);
+    const fixed = await runCheck(stateful, { ...environmentWith(http()), replay }, never);
+    expect(fixed.result.verdict).toEqual({ state: 'passed' });
+  });
+});

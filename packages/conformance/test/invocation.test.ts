@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { cliInvocation } from '../src/run/invocation.js';
+import { cliInvocation, installedCliCommand } from '../src/run/invocation.js';
 
 describe('cliInvocation: a printed command runs as printed from any directory', () => {
   it('pnpm conformance names the workspace it runs in', () => {
@@ -13,8 +15,16 @@ describe('cliInvocation: a printed command runs as printed from any directory', 
   it('npx enters the project the package is installed in', () => {
     const script = '/home/me/app/node_modules/@cloud-api/conformance/dist/cli.js';
     expect(cliInvocation({ npm_command: 'exec' }, ['node', script], '/elsewhere')).toBe(
-      'cd /home/me/app && npx cloud-api-conformance',
+      'cd /home/me/app && npx --no -- cloud-api-conformance',
     );
+  });
+
+  it('a run started from code (the vitest adapter) prints the installed CLI by absolute path, which starts', () => {
+    const command = installedCliCommand();
+    expect(command).toMatch(/^node \/\S+\/bin\/cloud-api-conformance\.js$/);
+    const started = spawnSync('sh', ['-c', `${command} --version`], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(started.status, started.stderr).toBe(0);
+    expect(started.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('node gets the absolute path of the script, whatever path it was started with', () => {

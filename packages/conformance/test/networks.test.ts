@@ -164,6 +164,32 @@ describe('real networks', () => {
     },
   );
 
+  it.each([
+    [403, 'Forbidden by proxy policy'],
+    [401, '<html><body>Sign in to the corporate network</body></html>'],
+  ])(
+    "an HTTP proxy refusing a plain-http target with its own %i page is named, never blamed on the profile's token",
+    async (status, body) => {
+      const proxy = await listenLocally((_req, res) =>
+        res
+          .writeHead(status, { 'content-type': body.startsWith('<') ? 'text/html' : 'text/plain' })
+          .end(body),
+      );
+      closers.push(() => proxy.close());
+      const run = await runCli(
+        ['--target', profileFile(`proxy-refuses-${status}`, 'http://api.example.invalid/v1')],
+        viaProxy('HTTP_PROXY', proxy.origin),
+      );
+      expect(run.code, run.stdout).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `answered ${status} .*most likely the proxy ${proxy.origin.replaceAll('.', '\\.')} that HTTP_PROXY names, refusing the request with a page of its own .*list api\\.example\\.invalid in NO_PROXY`,
+        ),
+      );
+      expect(run.stderr).not.toMatch(/check its token/);
+    },
+  );
+
   it('a base URL nothing can reach is one line and exit 2: the port, the host name, the proxy, the scheme', async () => {
     const closed = await listenLocally((_req, res) => res.end());
     await closed.close();

@@ -91,6 +91,24 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
     await expect(run).rejects.toThrow(/starts with a byte-order mark \(U\+FEFF\)/);
   });
 
+  it("blames a refusal that is not JSON on what sits in front of the API, a JSON one on the profile's token", async () => {
+    const waf = await listenLocally((_req, res) =>
+      res.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Request blocked</body></html>'),
+    );
+    const api = await listenLocally((_req, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"The token is invalid."}'),
+    );
+    servers.push(waf, api);
+    const preflightOf = (origin: string) =>
+      runConformance({ profile: profileFor(origin), depth: 2, reporters: [], print: () => undefined });
+    await expect(preflightOf(waf.origin)).rejects.toThrow(
+      /answered 403 .*a refusal that is not JSON, so most likely from a firewall, WAF or gateway in front of the API/,
+    );
+    await expect(preflightOf(api.origin)).rejects.toThrow(
+      /answered 401 .*the broadest identity of the profile was refused: check its token/,
+    );
+  });
+
   it('the CLI exits 2 with one line naming the URL and what came back, and no token', async () => {
     const server = await listenLocally((_req, res) =>
       wrongTargets['404 with a JSON detail everywhere (a mistyped path prefix behind a JSON framework)']?.(

@@ -436,6 +436,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       totals,
       coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
     };
+    const replayed = settings.replay;
+    if (replayed && tests.some((t) => t.title === replayed.test && t.state === 'passed'))
+      (options.progress ?? rawPrint)(
+        redactor.redact(
+          `The recorded ${replayed.rule} failure did not reproduce: its case alone, and the check run again from seed ${replayed.seed} with the cases before it, both passed. Either the target changed since, or the failure needed what other checks did before it: run the whole suite with --seed ${replayed.seed} against the same target to see it again.`,
+        ),
+      );
     emit({ type: 'run-end', outcome });
     return { exitCode: exitCodeOf(outcome), outcome, outDir };
   } finally {

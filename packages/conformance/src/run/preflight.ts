@@ -57,12 +57,22 @@ function judged(
   const { status, isJson, bodyText } = exchange.response;
   // A gateway error that is not JSON, through a proxy, is the proxy's own page far more often
   // than the API's: the message names the proxy and its variable, as unreachable targets do.
+  const host = new URL(exchange.url).hostname;
   if (proxy && status >= 502 && status <= 504 && !isJson)
     return {
-      why: `most likely the proxy ${proxy.origin} that ${proxy.variable} names, which could not reach the target (every answer of the API is JSON); check that variable, or list ${new URL(exchange.url).hostname} in NO_PROXY if the target needs no proxy`,
+      why: `most likely the proxy ${proxy.origin} that ${proxy.variable} names, which could not reach the target (every answer of the API is JSON); check that variable, or list ${host} in NO_PROXY if the target needs no proxy`,
+    };
+  // So is any other refusal that is not JSON: a corporate proxy's block page is no token problem.
+  if (proxy && status >= 400 && !isJson && bodyText.length > 0)
+    return {
+      why: `most likely the proxy ${proxy.origin} that ${proxy.variable} names, refusing the request with a page of its own (every answer of the API is JSON); check that proxy's policy for ${host} and that variable, or list ${host} in NO_PROXY if the target needs no proxy`,
     };
   if (status >= 300 && status < 400)
     return { why: 'a redirect (a login page or another host?): the suite never follows one' };
+  if ((status === 401 || status === 403) && !isJson && bodyText.length > 0)
+    return {
+      why: "a refusal that is not JSON, so most likely from a firewall, WAF or gateway in front of the API rather than the API (every answer of the API is JSON): check what sits in front of baseUrl; if the API itself refused, check the broadest identity's token and the profile's scopes",
+    };
   if (status === 401 || status === 403)
     return {
       why: "the broadest identity of the profile was refused: check its token, its environment, the profile's scopes, and that workspaces.primary is a workspace the token may use (the answer may say which)",

@@ -199,12 +199,26 @@ export async function runProperty<T>(
     await options.beforeRerun?.().catch(() => undefined);
     http.drain();
   }
-  const details = await fc.check(fc.asyncProperty(arbitrary, guarded), {
+  // Replaying, fast-check would go on past a passing recorded case to further values of its own
+  // choosing: the recorded case is the only one sent.
+  let recordedCaseSent = false;
+  const recordedCaseOnly = async (value: T): Promise<void> => {
+    if (recordedCaseSent) return;
+    recordedCaseSent = true;
+    await guarded(value);
+  };
+  let details = await fc.check(fc.asyncProperty(arbitrary, replay ? recordedCaseOnly : guarded), {
     numRuns,
     examples,
     seed,
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
   });
+  // A recorded case can fail only on the state the cases before it left (a field an earlier
+  // update changed): alone on a fresh target it passes. A replay that stopped there would call
+  // the failure gone, so the property runs again from its seed, those cases included.
+  const replayedAlonePassed = !!replay && !details.failed && !transportFailure && !signal.aborted;
+  if (replayedAlonePassed)
+    details = await fc.check(fc.asyncProperty(arbitrary, guarded), { numRuns, examples, seed });
   // After a pooled failure the rerun only refines the report: an interruption or a lost answer
   // during it leaves the failure that was already seen.
   if (!pooled) finished();
@@ -235,7 +249,9 @@ export async function runProperty<T>(
   const exchange = error instanceof RuleViolation && error.exchange ? error.exchange : exchanges.at(-1);
   const cause = redactor.redact(error instanceof Error ? error.message : String(error));
   const message = rerun
-    ? cause
+    ? replayedAlonePassed
+      ? `${cause} (the recorded case alone passed; run again from seed ${seed} with the cases before it, this case failed: it depends on the state those cases left)`
+      : cause
     : `${cause} (case ${(pooled?.index ?? 0) + 1} of ${numRuns}, with ${lanes} cases in flight; re-run one at a time it ${details.failed ? 'could not finish' : 'passed, so the answer depends on what else the target was doing'})`;
   throw new CheckFailure(
     run.failed({

@@ -23,7 +23,7 @@ import { proxyRoute, proxySecrets } from '../transport/proxyAgents.js';
 import { createTargetHttp, DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/targetHttp.js';
 import { IDLE_CONNECTION_MS } from '../transport/wireClient.js';
 import type { CheckRunEnvironment } from './checkRunner.js';
-import { shellQuoted } from './invocation.js';
+import { installedCliCommand, shellQuoted } from './invocation.js';
 import type { CreatedRecord } from './outcome.js';
 import { effectiveConcurrency } from './plan.js';
 import { provisionResources } from './provisionResources.js';
@@ -150,7 +150,7 @@ export async function prepareRun(
           recorded.target === PROFILE_OBJECT ? '<your profile file>' : shellQuoted(recorded.target);
         return redactor.redact(
           [
-            settings.invocation ?? 'npx cloud-api-conformance',
+            settings.invocation ?? installedCliCommand(),
             '--replay',
             shellQuoted(resolve(file)),
             '--target',
