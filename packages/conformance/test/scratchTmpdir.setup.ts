@@ -1,0 +1,3 @@
+import { scratchTmpdir } from '@cloud-api/test-support';
+
+export default scratchTmpdir('cloud-api-conformance-tests');
