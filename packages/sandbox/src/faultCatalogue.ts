@@ -328,6 +328,13 @@ export const faultCatalogue = [
     description: 'The restore record is wrapped in an envelope `{ "data": ... }` instead of returned itself.',
   },
   {
+    id: 'backup-policy-enabled-by-worker',
+    mechanism: 'unawaited-promise',
+    rule: 'BACKUP-1',
+    description:
+      'The policy row is inserted with enabled false and a background job switches it on; enable answers with the inserted row, so the policy it returns is disabled.',
+  },
+  {
     id: 'backup-policy-missing-storage-backend',
     mechanism: 'missing-field',
     rule: 'RESP-1',
@@ -541,6 +548,13 @@ export const faultCatalogue = [
     rule: 'RESP-3',
     mechanism: 'wrong-serialisation',
     description: 'The buckets are kept in a Set and serialised as such: the list answers {}.',
+  },
+  {
+    id: 'empty-bucket-list-null',
+    rule: 'RESP-3',
+    mechanism: 'nil-collection',
+    description:
+      'A workspace without buckets holds a nil list (a Go nil slice), which is written as null instead of [].',
   },
   {
     id: 'bucket-list-region-lookup-crash',
@@ -818,6 +832,27 @@ export const faultCatalogue = [
     rule: 'PATCH-1',
     description:
       "The rule's name and note are kept in utf8mb3 columns (MySQL, strict mode off), which cut a value at its first character beyond three bytes: a name with an emoji is answered and stored short.",
+  },
+  {
+    id: 'nat-rule-text-trimmed',
+    mechanism: 'framework-default',
+    rule: 'PATCH-1',
+    description:
+      "The request binder trims every string it binds (a framework's default string trimmer): a name or note sent with spaces around it is stored and answered without them.",
+  },
+  {
+    id: 'nat-rule-name-varchar-32',
+    mechanism: 'column-truncation',
+    rule: 'PATCH-1',
+    description:
+      "The rule's name is kept in a VARCHAR(32) column (MySQL, strict mode off): a longer name is stored and answered cut to 32 characters, with a 200.",
+  },
+  {
+    id: 'nat-rule-nul-in-text-500',
+    mechanism: 'unmapped-database-error',
+    rule: 'PATCH-1',
+    description:
+      'A name or note holding a NUL character reaches PostgreSQL, which refuses it in text; the database error is not mapped and the update answers 500.',
   },
   // ---- how parameters arrive (issue 21) ----
   {

@@ -405,6 +405,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
       !responseSchemaValidator('CloudVmRestore')((a as Answer).json) &&
       'data' in jsonObject(a),
   },
+  'backup-policy-enabled-by-worker': {
+    observe: (h) => h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} }),
+    correct: (a) => status(200)(a) && jsonObject(a).enabled === true,
+    faulty: (a) => status(200)(a) && jsonObject(a).enabled === false,
+  },
   'backup-policy-missing-storage-backend': {
     observe: (h) => h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} }),
     correct: (a) => responseSchemaValidator('BackupPolicy')((a as Answer).json),
@@ -612,6 +617,13 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     observe: listBuckets({}),
     correct: (a) => Array.isArray((a as Answer).json) && ((a as Answer).json as unknown[]).length > 0,
     faulty: (a) => status(200)(a) && (a as Answer).text === '{}',
+  },
+  'empty-bucket-list-null': {
+    // The workspace refused billing holds no bucket.
+    observe: async (h) =>
+      (await h.call('GET', paths.buckets, { workspace: h.profile.workspaces.billingDenied ?? null })).text,
+    correct: (text) => text === '[]',
+    faulty: (text) => text === 'null',
   },
   'bucket-list-region-lookup-crash': {
     observe: async (h) => [
@@ -952,6 +964,23 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     },
     correct: (o) => (o as unknown[])[0] === 400 && typeof (o as unknown[])[1] === 'string',
     faulty: (o) => JSON.stringify(o) === '[200,null]',
+  },
+  'nat-rule-text-trimmed': {
+    observe: async (h) =>
+      jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: ' edge  ' } })).note,
+    correct: (o) => o === ' edge  ',
+    faulty: (o) => o === 'edge',
+  },
+  'nat-rule-name-varchar-32': {
+    observe: async (h) =>
+      jsonObject(await h.call('PATCH', natRulePath(h), { json: { name: 'n'.repeat(40) } })).name,
+    correct: (o) => o === 'n'.repeat(40),
+    faulty: (o) => o === 'n'.repeat(32),
+  },
+  'nat-rule-nul-in-text-500': {
+    observe: async (h) => (await h.call('PATCH', natRulePath(h), { json: { note: 'a\u0000b' } })).status,
+    correct: (o) => o === 200,
+    faulty: (o) => o === 500,
   },
   'nat-rule-text-utf8mb3': {
     observe: async (h) =>

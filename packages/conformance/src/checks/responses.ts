@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { MUTATING_OPERATIONS, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation } from '../generate/operations.js';
+import { identityWith } from '../session/identities.js';
 import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -125,12 +126,28 @@ checks.push(
 checks.push(
   defineCheck('RESP-3', 'the bucket list is the list itself, a JSON array, not an envelope', async (t) => {
     const session = t.session;
+    const op = session.operation('listBuckets');
+    // Every workspace the profile names: one without buckets shows how an empty list is written
+    // (a Go nil slice serialises as null).
+    const { primary, secondary, billingDenied } = session.profile.workspaces;
+    const tokenFor = (workspace: string) => identityWith(session.profile, op.scope, workspace)?.token;
+    const readable = [primary, secondary, ...(billingDenied ? [billingDenied] : [])].filter(
+      (workspace) => tokenFor(workspace) !== undefined,
+    );
+    if (readable.length === 0) return t.skip(`profile has no identity holding ${op.scope} on its workspaces`);
     await t.check(
-      fc.constant(session.operation('listBuckets')),
-      async (op) => {
-        const exchange = await session.http.send(operationRequest(op, session, 'positive'));
+      fc.constantFrom(...readable),
+      async (workspace) => {
+        const exchange = await session.http.send(
+          operationRequest(op, session, 'positive', {
+            workspaceId: workspace,
+            token: tokenFor(workspace) ?? '',
+          }),
+        );
         if (!is2xx(exchange.response.status))
-          return notApplicable(`list buckets answered ${exchange.response.status}, not a bucket list`);
+          return notApplicable(
+            `list buckets in workspace ${workspace} answered ${exchange.response.status}, not a bucket list`,
+          );
         const list = exchange.response.json;
         if (!Array.isArray(list))
           throw new RuleViolation(
@@ -151,7 +168,7 @@ checks.push(
           );
         return observed;
       },
-      { independent: true },
+      { independent: true, examples: readable, exhaustive: true },
     );
   }),
 );

@@ -23,8 +23,35 @@ const natRuleFieldValues = {
 /** A NAT rule update that sends every field the document lets it change. */
 export const natRuleUpdate = fc.record(natRuleFieldValues);
 
-/** A partial NAT rule update: any subset of those fields. */
-export const natRulePatch = fc.record(natRuleFieldValues, { requiredKeys: [] });
+/**
+ * Text where storage bends it: padded with spaces (a trimming binder), longer than a narrow
+ * column (a VARCHAR(32) that truncates), or holding control characters (a NUL that a database
+ * refuses mid-statement). Which lengths and characters a field allows is not shown.
+ */
+const paddedText = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).map((text) => ` ${text}  `);
+const longText = fc.stringMatching(/^[a-z][a-z0-9-]{40,90}$/);
+const controlText = fc
+  .tuple(fc.stringMatching(/^[a-z]{0,6}$/), fc.constantFrom('\u0000', '\u0007', '\u001b'))
+  .map(([text, control]) => `${text}${control}${text}`);
+
+/** A partial NAT rule update: any subset of those fields, its text now and then awkward to store. */
+export const natRulePatch = fc.record(
+  {
+    ...natRuleFieldValues,
+    name: fc.oneof(natRuleFieldValues.name, paddedText, longText),
+    note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText),
+  },
+  { requiredKeys: [] },
+);
+
+/** Why a refusal (400) of an update says nothing: text whose allowed length or characters are not shown. */
+export function unshownTextLimits(update: Readonly<Record<string, unknown>>): string | undefined {
+  const texts = Object.values(update).filter((value): value is string => typeof value === 'string');
+  if (texts.some((text) => /[^\x20-\x7e]/.test(text))) return 'text beyond printable ASCII';
+  if (texts.some((text) => text.length > 20)) return 'text longer than 20 characters';
+  if (texts.some((text) => text !== text.trim())) return 'text with leading or trailing spaces';
+  return undefined;
+}
 
 export const NAT_RULE_FIELDS = [
   'name',

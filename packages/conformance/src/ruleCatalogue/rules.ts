@@ -1211,6 +1211,18 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'charset-truncation',
         how: 'The name and note are stored in utf8mb3 columns (MySQL with strict mode off), which cut a value at its first emoji, so the record answered and read back is not the one sent.',
       },
+      {
+        mechanism: 'framework-default',
+        how: "The request binder trims every string (a framework's default string trimmer), so a name or note sent with spaces around it is stored without them.",
+      },
+      {
+        mechanism: 'column-truncation',
+        how: 'The name is kept in a VARCHAR(32) column with strict mode off, so a longer name is stored cut short and answered 200.',
+      },
+      {
+        mechanism: 'unmapped-database-error',
+        how: 'A note holding a NUL character reaches PostgreSQL, which refuses it in text; the error is not mapped and the update answers 500.',
+      },
     ],
   },
   {
@@ -1218,6 +1230,7 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'Enable backups with an empty body applies the documented defaults',
     quotes: [
+      'Enables automated backups and creates the VM backup policy.',
       'Body (all optional; an empty object is valid):',
       '| retention_days | integer | 7 |',
       '| full_backup_interval_days | integer | 7 |',
@@ -1252,6 +1265,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'check-then-act-race',
         how: 'Enable checks for an existing policy, awaits, then inserts, so two enables in flight both create a policy, with different ids.',
+      },
+      {
+        mechanism: 'unawaited-promise',
+        how: 'The policy row is inserted with `enabled` false and a background job switches it on; the answer is the inserted row, so the policy "enable" returns is disabled.',
       },
     ],
   },

@@ -26,6 +26,8 @@ export const threatMechanisms = {
     'A guard is attached to the write routes (POST, PATCH, DELETE) only, so reads skip it.',
   'clock-skew':
     'A time comparison (expiry, freshness) runs against a clock that is off, or with a generous leeway, so a moment that has passed is taken as still to come.',
+  'column-truncation':
+    'A column narrower than the value (a VARCHAR(32)) keeps only its first characters, and with strict checks off the write succeeds, so the value stored is not the value sent.',
   'content-negotiation':
     'The framework picks the response format from the Accept header and answers XML, HTML or text to a request that did not ask for JSON.',
   'default-string-conversion':

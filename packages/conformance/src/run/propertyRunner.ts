@@ -252,7 +252,7 @@ export async function runProperty<T>(
     ? replayedAlonePassed
       ? `${cause} (the recorded case alone passed; run again from seed ${seed} with the cases before it, this case failed: it depends on the state those cases left)`
       : cause
-    : `${cause} (case ${(pooled?.index ?? 0) + 1} of ${numRuns}, with ${lanes} cases in flight; re-run one at a time it ${details.failed ? 'could not finish' : 'passed, so the answer depends on what else the target was doing'})`;
+    : `${cause} (case ${(pooled?.index ?? 0) + 1} of ${numRuns}, with ${lanes} cases in flight; re-run one at a time it ${details.failed ? 'could not finish' : 'passed: either the answer depends on what else the target was doing, or the first attempt changed what the case needs (a resource it released, a record it moved)'})`;
   throw new CheckFailure(
     run.failed({
       rule: run.check.rule,

@@ -102,6 +102,11 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
     next_run_at: nextRunAt(schedule, clock.now(), (ms) => clock.format(ms)),
     last_run_at: null,
   };
+  if (behaviour.fault === 'backup-policy-enabled-by-worker') {
+    // The answer is the row as inserted; the job that enables it runs afterwards.
+    vm.backupPolicy = policy;
+    return jsonResult(200, { ...policy, enabled: false });
+  }
   if (behaviour.fault === 'backup-policy-missing-storage-backend') delete policy.storage_backend;
   if (behaviour.fault === 'backup-policy-internal-vm-id')
     // The policy row's foreign key (the VM's internal row number) is serialised, not its public id.

@@ -28,6 +28,9 @@ export const listBuckets: OperationHandler = (request, services) => {
     case 'bucket-list-serialised-from-set':
       // JSON.stringify(new Set(...)) is "{}".
       return jsonResult(200, new Set(buckets));
+    case 'empty-bucket-list-null':
+      // A nil slice marshals as null.
+      return jsonResult(200, buckets.length === 0 ? null : buckets);
     case 'bucket-list-region-lookup-crash':
       try {
         return jsonResult(

@@ -52,6 +52,12 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     );
   }
   const update = request.body as RuleUpdate;
+  // PostgreSQL refuses a NUL in text mid-statement; the error reaches the generic handler.
+  if (
+    behaviour.fault === 'nat-rule-nul-in-text-500' &&
+    [update.name, update.note].some((text) => typeof text === 'string' && text.includes('\u0000'))
+  )
+    return errorResult(500, 'Internal Server Error');
   const changes = storedForm(pickUpdate(update), behaviour.fault);
   switch (behaviour.fault) {
     case 'nat-rule-read-modify-write': {
@@ -114,6 +120,15 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
     stored.enabled = Boolean(stored.enabled);
   if (fault === 'nat-rule-protocol-stored-uppercase' && typeof stored.protocol === 'string')
     stored.protocol = stored.protocol.toUpperCase();
+  // A request binder that trims every string it binds.
+  if (fault === 'nat-rule-text-trimmed')
+    for (const text of ['name', 'note'] as const) {
+      const value = stored[text];
+      if (typeof value === 'string') stored[text] = value.trim();
+    }
+  // A VARCHAR(32) name column with strict mode off keeps the first 32 characters.
+  if (fault === 'nat-rule-name-varchar-32' && typeof stored.name === 'string')
+    stored.name = [...stored.name].slice(0, 32).join('');
   // A utf8mb3 text column (strict mode off) cuts a value at its first 4-byte character.
   if (fault === 'nat-rule-text-utf8mb3')
     for (const text of ['name', 'note'] as const) {
