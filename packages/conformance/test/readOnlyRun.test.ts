@@ -10,8 +10,11 @@ import { runConformance } from '../src/run/engine.js';
 // A profile without `mutations: true` is how a platform team points the suite at staging or
 // production: every rule runs, and nothing on the target is created, changed or deleted.
 
-/** Requests that change nothing: reads, and the billing preflight (a decision, not a change). */
-const READS = /^(GET \S+|POST \/v1\/billing\/resource-eligibility)$/;
+/**
+ * Requests that change nothing: reads, and the billing preflight (a decision, not a change),
+ * which SCOPE-1 also sends with a trailing slash.
+ */
+const READS = /^(GET \S+|POST \/v1\/billing\/resource-eligibility\/?)$/;
 
 describe('a read-only run (mutations not set)', () => {
   it('sends only reads and the billing preflight, and leaves the target as it was', async () => {

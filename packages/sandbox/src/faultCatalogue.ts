@@ -117,6 +117,13 @@ export const faultCatalogue = [
     description: 'The billing preflight does not check billing.read.',
   },
   {
+    id: 'scope-skipped-on-trailing-slash',
+    rule: 'SCOPE-1',
+    mechanism: 'validation-skipped-on-route',
+    description:
+      'The scope middleware is bound to the exact paths while the router (strict routing off) also serves them with a trailing slash: DELETE …/reserved-ips/{id}/ releases the IP for a token without network.write.',
+  },
+  {
     id: 'ignore-scope-list-buckets',
     mechanism: 'missing-authorization-check',
     rule: 'SCOPE-1',
@@ -269,6 +276,13 @@ export const faultCatalogue = [
     mechanism: 'missing-authorization-check',
     rule: 'BILL-6',
     description: 'The gateway accepts a billable create in a workspace whose billing decision is denied.',
+  },
+  {
+    id: 'billing-fail-open-when-busy',
+    mechanism: 'fail-open',
+    rule: 'BILL-6',
+    description:
+      "The gateway's billing client has one connection: a decision asked for while another is pending times out, and the gateway forwards the create instead of refusing it, so creates sent together into a denied workspace are accepted.",
   },
   {
     id: 'gateway-trusts-body-decision',

@@ -144,7 +144,11 @@ export function createRequestListener(
       return outcome.status === 403
         ? errorResult(403, outcome.detail)
         : errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
-    for (const scope of route.requiredScopes) {
+    // The scope-skipped-on-trailing-slash fault: the scope middleware is bound to the exact paths,
+    // while the router (strict routing off) also serves them with a trailing slash.
+    const unguarded =
+      behaviour.fault === 'scope-skipped-on-trailing-slash' && (req.url ?? '').split('?')[0]?.endsWith('/');
+    for (const scope of unguarded ? [] : route.requiredScopes) {
       // The scope-hierarchy fault: a product's write scope is read as holding its read scope.
       const implied =
         behaviour.fault === 'scope-write-implies-read' &&
@@ -205,7 +209,12 @@ export function createRequestListener(
       );
       return;
     }
-    const match = routes.match(method, pathname);
+    const match = routes.match(
+      method,
+      behaviour.fault === 'scope-skipped-on-trailing-slash' && pathname.length > 1
+        ? pathname.replace(/\/$/, '')
+        : pathname,
+    );
     if (match.kind === 'not-found') {
       writer.sendError(
         res,

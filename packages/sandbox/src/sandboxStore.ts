@@ -159,6 +159,8 @@ export class SandboxStore {
   readonly natRules = new Map<string, NatRuleRecord>();
   /** Rules with an update in its store round trip (the nat-rule-update-conflict-409 variant). */
   readonly natRulesBeingUpdated = new Set<string>();
+  /** Billing decisions the gateway is waiting for (the billing-fail-open-when-busy fault). */
+  billingDecisionsInFlight = 0;
   readonly reservedIps = new Map<string, ReservedIp>();
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */

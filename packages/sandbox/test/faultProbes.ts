@@ -350,6 +350,23 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',
     faulty: status(202),
   },
+  'billing-fail-open-when-busy': {
+    observe: async (h) => {
+      const denied = { workspace: h.profile.workspaces.billingDenied ?? null };
+      const answers = await Promise.all([createVm(h, denied), createVm(h, denied), createVm(h, denied)]);
+      return answers.map((a) => (a as Answer).status);
+    },
+    correct: (o) => (o as number[]).every((s) => s === 403),
+    faulty: (o) => (o as number[])[0] === 403 && (o as number[]).slice(1).every((s) => s === 202),
+  },
+  'scope-skipped-on-trailing-slash': {
+    observe: async (h) => [
+      (await h.call('GET', paths.buckets, { as: 'noObjectStorageRead' })).status,
+      (await h.call('GET', `${paths.buckets}/`, { as: 'noObjectStorageRead' })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[403,404]',
+    faulty: (o) => JSON.stringify(o) === '[403,200]',
+  },
   'gateway-trusts-body-decision': {
     observe: (h) =>
       createVm(h, {

@@ -49,6 +49,41 @@ checks.push(
 
 checks.push(
   defineCheck(
+    'SCOPE-1',
+    'never serves an identity lacking the scope the same path with a trailing slash',
+    async (t) => {
+      const session = t.session;
+      const { primary } = session.profile.workspaces;
+      const pairs = accessCases(
+        session,
+        'probe',
+        [primary],
+        (op, identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary),
+      );
+      if (pairs.length === 0)
+        return t.skip('profile has no identity lacking the scope of a usable operation');
+      await t.check(
+        fc.constantFrom(...pairs),
+        async ({ op, identity }) => {
+          // A router without strict routing serves the path with a slash too; a guard bound to
+          // the exact path then never runs. Refused or not found both pass; served never.
+          const request = operationRequest(op, session, 'probe', { token: identity.token });
+          const exchange = await session.http.send({ ...request, path: `${request.path}/` });
+          expectStatus(
+            exchange,
+            (s) => !is2xx(s),
+            `no 2xx: identity "${identity.name}" lacks ${op.scope}, whatever the path's spelling (a 403, a 404 or a redirect passes)`,
+          );
+          return observed;
+        },
+        { examples: pairs, independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
     'SCOPE-2',
     'never refuses with 401/403 an identity holding the scope and the workspace',
     async (t) => {

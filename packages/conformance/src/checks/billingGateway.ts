@@ -167,5 +167,65 @@ checks.push(
   ),
 );
 
+/**
+ * Creates of one burst into the denied workspace, sent together: as many at once as the run lets
+ * be in flight (all four at the default concurrency; one after another at concurrency 1, where
+ * each is still judged).
+ */
+const CREATES_TOGETHER = 4;
+
+checks.push(
+  defineCheck(
+    'BILL-6',
+    'the gateway refuses every billable create of a burst sent together into a denied workspace, none let through while it is busy',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const denied = session.profile.workspaces.billingDenied;
+      if (!denied) return t.skip('profile has no workspaces.billingDenied');
+      const identity = namedIdentities(session.profile).find(
+        (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
+      );
+      if (!identity) return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
+      const count = CREATES_TOGETHER;
+      let control: Promise<Exchange> | undefined;
+      await t.check(
+        fc.constant(count),
+        async () => {
+          const op = session.operation('createCloudVm');
+          // Each with its own idempotency key: separate creates, not retries of one.
+          const creates = Array.from({ length: count }, () =>
+            operationRequest(op, session, 'probe', { token: identity.token, workspaceId: denied }),
+          );
+          const together = await session.http.admitTogether(count);
+          const answers = await Promise.all(creates.map((create) => session.http.send(create, together)));
+          const accepted = answers.filter((exchange) => is2xx(exchange.response.status));
+          for (const exchange of accepted) {
+            const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+            if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+          }
+          const first = accepted[0];
+          if (first)
+            throw new RuleViolation(
+              `${count} creates sent together into billing-denied workspace ${denied} were answered ${answers.map((a) => a.response.status).join(', ')}: ${accepted.length} accepted; the gateway must refuse each one whose decision it cannot make or that is denied ("it refuses when the decision cannot be made")`,
+              first,
+            );
+          for (const exchange of answers) expectErrorDetail(exchange);
+          control ??= acceptedCreate(session, (vmId) =>
+            t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+          );
+          const allowed = await control;
+          if (!is2xx(allowed.response.status))
+            return notApplicable(
+              `the same create in the primary workspace answered ${allowed.response.status} too, so the refusals are not shown to come from the billing decision`,
+            );
+          return observed;
+        },
+        { maxRuns: 2 },
+      );
+    },
+  ),
+);
+
 /** The billingGateway family's checks, in the order they run. */
 export const billingGatewayChecks: readonly Check[] = checks;

@@ -374,6 +374,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'cache-key-missing-dimension',
         how: 'The authorization decision is cached per token without the route, so a grant earned on one endpoint is replayed on another whose scope the token lacks.',
       },
+      {
+        mechanism: 'validation-skipped-on-route',
+        how: 'The scope middleware is bound to the exact paths while the router (strict routing off) also serves them with a trailing slash, so `DELETE …/reserved-ips/{id}/` runs without the scope.',
+      },
     ],
   },
   {
@@ -816,6 +820,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'The gateway refuses a billable create when its decision denies it',
     quotes: [
       'A denied, malformed or unavailable billing decision blocks a billable create at the gateway; the status code of that refusal: not shown.',
+      'the gateway makes its own authoritative decision before forwarding a create, and it refuses when the decision cannot be made.',
     ],
     latitude:
       'Any non-2xx answer with a JSON `detail` passes (A-BILLING-REFUSAL-STATUS); create cloud VM is taken as a billable create (A-CREATE-VM-BILLABLE).',

@@ -8,6 +8,24 @@ import type { OperationHandler, OperationRequest, SandboxServices } from './oper
  * caller's preflight said; the refusal's status is not shown by the document (403 by default).
  */
 export const createCloudVm: OperationHandler = (request, services) => {
+  const { behaviour, store } = services;
+  if (behaviour.fault === 'billing-fail-open-when-busy') {
+    // The gateway's billing client has one connection: a decision asked for while another is
+    // pending times out at once, and the gateway forwards the create rather than refuse it.
+    const busy = store.billingDecisionsInFlight > 0;
+    store.billingDecisionsInFlight++;
+    return storeRoundTrip()
+      .then(() => (busy ? accept(request, services, store.nextId('vm')) : decided(request, services)))
+      .finally(() => store.billingDecisionsInFlight--);
+  }
+  return decided(request, services);
+};
+
+/** The create once the gateway has its billing decision: refused when it denies, else accepted. */
+function decided(
+  request: OperationRequest,
+  services: SandboxServices,
+): OperationResult | Promise<OperationResult> {
   const { behaviour, billing, store } = services;
   // The gateway-trusts-body-decision fault: the decision a caller passes along is taken as made.
   const passedAlong =
@@ -29,7 +47,7 @@ export const createCloudVm: OperationHandler = (request, services) => {
     return storeRoundTrip().then(() => accept(request, services, store.idFromStaleRead('vm', read)));
   }
   return accept(request, services, store.nextId('vm'));
-};
+}
 
 /** Stores the VM and its create operation, and answers the acceptance record. */
 function accept(request: OperationRequest, services: SandboxServices, vmId: string): OperationResult {
