@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { accessCases } from '../generate/accessCases.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { allowsWorkspace, hasScope, identityWith, namedIdentities } from '../session/identities.js';
+import type { Session } from '../session/session.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
@@ -22,16 +23,21 @@ function grantedAccess(op: OperationEntry, status: number): CaseVerdict {
 
 const checks: Check[] = [];
 
+/** Each usable operation with each identity that lacks its scope, on the primary workspace. */
+function lackingScope(session: Session) {
+  const { primary } = session.profile.workspaces;
+  return accessCases(
+    session,
+    'probe',
+    [primary],
+    (op, identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary),
+  );
+}
+
 checks.push(
   defineCheck('SCOPE-1', 'answers 403 to every (operation, identity lacking its scope) pair', async (t) => {
     const session = t.session;
-    const { primary } = session.profile.workspaces;
-    const pairs = accessCases(
-      session,
-      'probe',
-      [primary],
-      (op, identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary),
-    );
+    const pairs = lackingScope(session);
     if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
     await t.check(
       fc.constantFrom(...pairs),
@@ -53,13 +59,7 @@ checks.push(
     'never serves an identity lacking the scope the same path with a trailing slash',
     async (t) => {
       const session = t.session;
-      const { primary } = session.profile.workspaces;
-      const pairs = accessCases(
-        session,
-        'probe',
-        [primary],
-        (op, identity) => !hasScope(identity, op.scope) && allowsWorkspace(identity, primary),
-      );
+      const pairs = lackingScope(session);
       if (pairs.length === 0)
         return t.skip('profile has no identity lacking the scope of a usable operation');
       await t.check(

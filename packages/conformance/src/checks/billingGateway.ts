@@ -187,17 +187,16 @@ checks.push(
         (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
       );
       if (!identity) return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
-      const count = CREATES_TOGETHER;
       let control: Promise<Exchange> | undefined;
       await t.check(
-        fc.constant(count),
+        fc.constant(CREATES_TOGETHER),
         async () => {
           const op = session.operation('createCloudVm');
           // Each with its own idempotency key: separate creates, not retries of one.
-          const creates = Array.from({ length: count }, () =>
+          const creates = Array.from({ length: CREATES_TOGETHER }, () =>
             operationRequest(op, session, 'probe', { token: identity.token, workspaceId: denied }),
           );
-          const together = await session.http.admitTogether(count);
+          const together = await session.http.admitTogether(CREATES_TOGETHER);
           const answers = await Promise.all(creates.map((create) => session.http.send(create, together)));
           const accepted = answers.filter((exchange) => is2xx(exchange.response.status));
           for (const exchange of accepted) {
@@ -207,7 +206,7 @@ checks.push(
           const first = accepted[0];
           if (first)
             throw new RuleViolation(
-              `${count} creates sent together into billing-denied workspace ${denied} were answered ${answers.map((a) => a.response.status).join(', ')}: ${accepted.length} accepted; the gateway must refuse each one whose decision it cannot make or that is denied ("it refuses when the decision cannot be made")`,
+              `${CREATES_TOGETHER} creates sent together into billing-denied workspace ${denied} were answered ${answers.map((a) => a.response.status).join(', ')}: ${accepted.length} accepted; the gateway must refuse each one whose decision it cannot make or that is denied ("it refuses when the decision cannot be made")`,
               first,
             );
           for (const exchange of answers) expectErrorDetail(exchange);
