@@ -956,6 +956,13 @@ export const faultCatalogue = [
   },
   // ---- every key space isolated (issue 21) ----
   {
+    id: 'idempotency-key-cut-at-64',
+    rule: 'IDEM-2',
+    mechanism: 'column-truncation',
+    description:
+      'Idempotency keys are kept in a VARCHAR(64) column (MySQL, strict mode off): two keys that share their first 64 characters are one key, so the second create is answered as a replay of the first.',
+  },
+  {
     id: 'idempotency-key-global',
     rule: 'ISO-1',
     mechanism: 'global-key-space',

@@ -896,6 +896,16 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 4,
     faulty: (o) => o === 2,
   },
+  'idempotency-key-cut-at-64': {
+    observe: async (h) => {
+      const stem = 'k'.repeat(64);
+      const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: `${stem}-1` });
+      const second = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: `${stem}-2` });
+      return jsonObject(first).operation_id === jsonObject(second).operation_id;
+    },
+    correct: (same) => same === false,
+    faulty: (same) => same === true,
+  },
   'idempotency-key-global': {
     // One key and body: a create in the primary workspace, then the same in the secondary one.
     observe: async (h) => {

@@ -666,6 +666,10 @@ export const rules: readonly RuleEntry[] = [
     needs: ['mutations: true'],
     threats: [
       {
+        mechanism: 'column-truncation',
+        how: 'Keys are kept in a VARCHAR(64) column with strict mode off, so two long keys that share their first 64 characters are one key and the second create is answered as a replay of the first.',
+      },
+      {
         mechanism: 'missing-lookup',
         how: 'The key is stored with the operation but never looked up on arrival, so a retry creates a second VM or a second delete operation.',
       },
