@@ -111,8 +111,11 @@ checks.push(
   }),
 );
 
-/** A long key's shared part: past the 64 characters a narrow key column keeps. */
-const LONG_KEY_STEM = `conformance-${'k'.repeat(64)}-`;
+/** Keys longer than a narrow key column (a VARCHAR(64)): alike up to their last character. */
+const longKeys = (): [string, string] => {
+  const shared = `conformance-${'k'.repeat(64)}-${randomUUID()}-`;
+  return [`${shared}1`, `${shared}2`];
+};
 
 checks.push(
   defineCheck(
@@ -123,30 +126,31 @@ checks.push(
       const session = t.session;
       const op = session.operation('createCloudVm');
       await t.check(
-        fc.constant(LONG_KEY_STEM),
-        async (stem) => {
-          // The same request twice, only the key's end differs: a store comparing a cut key
-          // (a VARCHAR(64) column) takes the second for a retry of the first.
+        fc.constant('two long keys'),
+        async () => {
+          // The same request twice, only the key's last character differs: a store comparing a
+          // cut key takes the second for a retry of the first.
+          const [firstKey, secondKey] = longKeys();
           const body = operationRequest(op, session, 'probe').body;
-          const suffix = randomUUID();
-          const sent = [`${stem}${suffix}-1`, `${stem}${suffix}-2`].map((key) =>
-            operationRequest(op, session, 'probe', { idempotencyKey: key, ...(body ? { body } : {}) }),
-          );
-          const first = await session.http.send(sent[0] as (typeof sent)[number]);
+          const create = (idempotencyKey: string) =>
+            session.http.send(
+              operationRequest(op, session, 'probe', { idempotencyKey, ...(body ? { body } : {}) }),
+            );
+          const first = await create(firstKey);
           if (is4xx(first.response.status))
             return notApplicable(
-              `a create with a ${LONG_KEY_STEM.length + 38}-character X-Idempotency-Key was refused (${first.response.status}): how long a key may be is not shown`,
+              `a create with a ${firstKey.length}-character X-Idempotency-Key was refused (${first.response.status}): how long a key may be is not shown`,
             );
           const one = expectAcceptanceRecord(first);
           t.recordCreated('cloud VM', String(one.vm_id), CLOUD_VM_NOT_CLEANED);
           // The second key is as long as the first, which was accepted: it is a create of its own.
-          const second = await session.http.send(sent[1] as (typeof sent)[number]);
+          const second = await create(secondKey);
           const other = expectAcceptanceRecord(second);
           if (other.vm_id !== one.vm_id)
             t.recordCreated('cloud VM', String(other.vm_id), CLOUD_VM_NOT_CLEANED);
           if (other.operation_id === one.operation_id || other.vm_id === one.vm_id)
             throw new RuleViolation(
-              `two creates whose X-Idempotency-Keys differ only after character ${LONG_KEY_STEM.length + 36} were answered with the same ${other.operation_id === one.operation_id ? `operation ${JSON.stringify(one.operation_id)}` : `VM ${JSON.stringify(one.vm_id)}`}: the second key was read as the first (a key cut short), so the second create never started`,
+              `two creates whose X-Idempotency-Keys differ only in character ${firstKey.length} were answered with the same ${other.operation_id === one.operation_id ? `operation ${JSON.stringify(one.operation_id)}` : `VM ${JSON.stringify(one.vm_id)}`}: the second key was read as the first (a key cut short), so the second create never started`,
               second,
             );
           return observed;

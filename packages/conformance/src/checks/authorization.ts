@@ -2,7 +2,13 @@ import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { accessCases } from '../generate/accessCases.js';
 import { operationRequest } from '../generate/operationRequest.js';
-import { allowsWorkspace, hasScope, identityWith, namedIdentities } from '../session/identities.js';
+import {
+  allowsWorkspace,
+  hasScope,
+  identityWith,
+  namedIdentities,
+  namedWorkspaces,
+} from '../session/identities.js';
 import type { Session } from '../session/session.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -122,8 +128,7 @@ checks.push(
     'answers 403 to a specific-workspaces identity on a workspace outside its list',
     async (t) => {
       const session = t.session;
-      const { primary, secondary, billingDenied } = session.profile.workspaces;
-      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      const workspaces = namedWorkspaces(session.profile);
       const cases = accessCases(
         session,
         'probe',
@@ -161,8 +166,7 @@ checks.push(
     async (t) => {
       const session = t.session;
       const op = session.operation('listBuckets');
-      const { primary, secondary, billingDenied } = session.profile.workspaces;
-      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      const workspaces = namedWorkspaces(session.profile);
       // A policy check and a handler that read different copies of a repeated parameter (the
       // first and the last) let an allowed value carry a forbidden one past the check.
       const pairs = namedIdentities(session.profile)

@@ -1,13 +1,34 @@
 import fc from 'fast-check';
 import { operationRequest } from '../generate/operationRequest.js';
-import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
-import type { Exchange } from '../transport/exchange.js';
-import { notApplicable, observed } from './caseVerdict.js';
-import { type Check, defineCheck } from './check.js';
+import {
+  allowsWorkspace,
+  hasScope,
+  identitiesWith,
+  namedIdentities,
+  namedWorkspaces,
+} from '../session/identities.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, type CheckContext, defineCheck } from './check.js';
 import { expectErrorDetail, expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 import { acceptedCreate, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 const checks: Check[] = [];
+
+/**
+ * A target that refuses every create would pass a refusal check: a refusal in the denied
+ * workspace is billing's only if the same create is accepted where the decision allows it (the
+ * run's one create, in the primary workspace). Undefined when it was.
+ */
+async function refusalNotShownToBeBilling(t: CheckContext, what: string): Promise<CaseVerdict | undefined> {
+  const allowed = await acceptedCreate(t.session, (vmId) =>
+    t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+  );
+  return is2xx(allowed.response.status)
+    ? undefined
+    : notApplicable(
+        `the same create in the primary workspace answered ${allowed.response.status} too, so ${what} not shown to come from the billing decision`,
+      );
+}
 
 checks.push(
   defineCheck(
@@ -15,9 +36,9 @@ checks.push(
     'the preflight answers a decision with a boolean allowed (denied workspace: false)',
     async (t) => {
       const session = t.session;
-      const { primary, secondary, billingDenied } = session.profile.workspaces;
+      const { billingDenied } = session.profile.workspaces;
       const op = session.operation('checkResourceEligibility');
-      const workspaces = [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+      const workspaces = namedWorkspaces(session.profile);
       await t.check(
         fc.constantFrom(...workspaces),
         async (workspace) => {
@@ -113,16 +134,13 @@ checks.push(
       const session = t.session;
       const denied = session.profile.workspaces.billingDenied;
       if (!denied) return t.skip('profile has no workspaces.billingDenied');
-      const identities = namedIdentities(session.profile).filter(
-        (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
-      );
+      const identities = identitiesWith(session.profile, 'vm.write', denied);
       if (identities.length === 0)
         return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
       // The gateway's decision is its own: a create carrying the decision a client was given
       // (what a naive gateway or handler reads from the body) is refused the same.
       const bodies = ['as a client sends it', 'carrying "allowed": true'] as const;
       const cases = identities.flatMap((identity) => bodies.map((body) => ({ identity, body })));
-      let control: Promise<Exchange> | undefined;
       await t.check(
         fc.constantFrom(...cases),
         async ({ identity, body }) => {
@@ -147,16 +165,8 @@ checks.push(
             );
           }
           expectErrorDetail(exchange);
-          // A target that refuses every create would pass so far: the refusal is billing's only if
-          // the same create is accepted where the decision allows it.
-          control ??= acceptedCreate(session, (vmId) =>
-            t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
-          );
-          const allowed = await control;
-          if (!is2xx(allowed.response.status))
-            return notApplicable(
-              `the same create in the primary workspace answered ${allowed.response.status} too, so the refusal is not shown to come from the billing decision`,
-            );
+          const unattributed = await refusalNotShownToBeBilling(t, 'the refusal is');
+          if (unattributed) return unattributed;
           // Whatever its number, this answer is the documented billing refusal (`default`).
           session.coverage.noteResponse('createCloudVm', 'default');
           return observed;
@@ -183,11 +193,8 @@ checks.push(
       const session = t.session;
       const denied = session.profile.workspaces.billingDenied;
       if (!denied) return t.skip('profile has no workspaces.billingDenied');
-      const identity = namedIdentities(session.profile).find(
-        (id) => hasScope(id, 'vm.write') && allowsWorkspace(id, denied),
-      );
+      const identity = identitiesWith(session.profile, 'vm.write', denied)[0];
       if (!identity) return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
-      let control: Promise<Exchange> | undefined;
       await t.check(
         fc.constant(CREATES_TOGETHER),
         async () => {
@@ -210,15 +217,7 @@ checks.push(
               first,
             );
           for (const exchange of answers) expectErrorDetail(exchange);
-          control ??= acceptedCreate(session, (vmId) =>
-            t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
-          );
-          const allowed = await control;
-          if (!is2xx(allowed.response.status))
-            return notApplicable(
-              `the same create in the primary workspace answered ${allowed.response.status} too, so the refusals are not shown to come from the billing decision`,
-            );
-          return observed;
+          return (await refusalNotShownToBeBilling(t, 'the refusals are')) ?? observed;
         },
         { maxRuns: 2 },
       );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { NAT_RULE_FIELDS, natRulePatch, unshownTextLimits } from '../generate/bodies.js';
+import { awkwardTextUpdates, NAT_RULE_FIELDS, natRulePatch, unshownTextLimits } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
@@ -64,7 +64,7 @@ checks.push(
             previous = record;
             return observed;
           },
-          { examples: AWKWARD_TEXT_UPDATES },
+          { examples: awkwardTextUpdates },
         );
       } finally {
         // Put the rule back as it was (the only cleanup a PATCH needs), every field it showed or
@@ -76,13 +76,6 @@ checks.push(
     },
   ),
 );
-
-/** Sent in every run, whatever the depth: text a binder trims, a narrow column cuts, a database refuses. */
-const AWKWARD_TEXT_UPDATES = [
-  { note: '  spaced note ' },
-  { name: `edge-${'0123456789'.repeat(4)}` },
-  { note: 'nul\u0000inside' },
-];
 
 /**
  * The answer is the policy of the VM the path named, in the request's workspace; a policy this

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MUTATING_OPERATIONS, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation } from '../generate/operations.js';
-import { identityWith } from '../session/identities.js';
+import { identityWith, namedWorkspaces } from '../session/identities.js';
 import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -129,9 +129,8 @@ checks.push(
     const op = session.operation('listBuckets');
     // Every workspace the profile names: one without buckets shows how an empty list is written
     // (a Go nil slice serialises as null).
-    const { primary, secondary, billingDenied } = session.profile.workspaces;
     const tokenFor = (workspace: string) => identityWith(session.profile, op.scope, workspace)?.token;
-    const readable = [primary, secondary, ...(billingDenied ? [billingDenied] : [])].filter(
+    const readable = namedWorkspaces(session.profile).filter(
       (workspace) => tokenFor(workspace) !== undefined,
     );
     if (readable.length === 0) return t.skip(`profile has no identity holding ${op.scope} on its workspaces`);

@@ -44,6 +44,13 @@ export const natRulePatch = fc.record(
   { requiredKeys: [] },
 );
 
+/** The same three kinds of text in every run, whatever the depth: padded, long, holding a NUL. */
+export const awkwardTextUpdates = [
+  { note: '  spaced note ' },
+  { name: `edge-${'0123456789'.repeat(4)}` },
+  { note: 'nul\u0000inside' },
+];
+
 /** Why a refusal (400) of an update says nothing: text whose allowed length or characters are not shown. */
 export function unshownTextLimits(update: Readonly<Record<string, unknown>>): string | undefined {
   const texts = Object.values(update).filter((value): value is string => typeof value === 'string');

@@ -16,6 +16,12 @@ export function namedIdentities(profile: TargetProfile): NamedIdentity[] {
   return Object.entries(profile.identities).map(([name, identity]) => ({ name, ...identity }));
 }
 
+/** The workspaces the profile names: primary, secondary, and the billing-denied one if any. */
+export function namedWorkspaces(profile: TargetProfile): string[] {
+  const { primary, secondary, billingDenied } = profile.workspaces;
+  return [primary, secondary, ...(billingDenied ? [billingDenied] : [])];
+}
+
 /** Every identity that holds `scope` and may use `workspace`. */
 export function identitiesWith(profile: TargetProfile, scope: string, workspace: string): NamedIdentity[] {
   return namedIdentities(profile).filter((id) => hasScope(id, scope) && allowsWorkspace(id, workspace));
