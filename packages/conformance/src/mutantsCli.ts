@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
+import { DEFAULT_MUTANT_CONCURRENCY, renderMutationMatrix, runMutants } from './mutants/mutationRun.js';
 
 const positive =
   (name: string) =>
@@ -25,9 +25,12 @@ const program = new Command()
     3,
   )
   .option('--seed <n>', 'fast-check seed shared by every mutant run', positive('--seed'), 424242)
-  // Three on two cores: each mutant run spends about 2 s waiting in the checks held over time
-  // (a revoked token read for 1.2 s, a late retry), which a third run fills (23 % faster than two).
-  .option('--concurrency <n>', 'mutants run at the same time', positive('--concurrency'), 3)
+  .option(
+    '--concurrency <n>',
+    'mutants run at the same time (in one worker thread per core)',
+    positive('--concurrency'),
+    DEFAULT_MUTANT_CONCURRENCY,
+  )
   .option('--only <ids>', 'comma-separated fault/variant ids')
   .option(
     '--json <file>',

@@ -770,6 +770,13 @@ export const faultCatalogue = [
       "A GPU VM's state is read, then the store round trip, then it is set to deleting: two deletes of one VM arriving together both pass the check and both are accepted as operations of their own.",
   },
   {
+    id: 'delete-lock-held-423',
+    rule: 'STATE-1',
+    mechanism: 'framework-default',
+    description:
+      "A delete holds a lock on the GPU VM for its first second, and the lock library's own refusal goes out for a second delete meanwhile: 423 Locked instead of the documented 409.",
+  },
+  {
     id: 'vm-id-read-then-write',
     rule: 'CONC-2',
     mechanism: 'non-atomic-id',

@@ -90,6 +90,8 @@ export interface GpuVm {
   readonly osDistro: string;
   readonly templateId: string;
   state: 'running' | 'deleting';
+  /** When the delete was accepted (ms since the epoch). */
+  deletingSince?: number;
   backupPolicy: BackupPolicyRecord | undefined;
 }
 

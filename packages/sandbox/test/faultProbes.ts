@@ -312,6 +312,16 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[202,409]',
     faulty: (o) => JSON.stringify(o) === '[202,202]',
   },
+  'delete-lock-held-423': {
+    observe: async (h) => {
+      const path = paths.gpuVm(deletableVm(h));
+      const first = await h.call('DELETE', path, { idempotencyKey: 'delete-one' });
+      const second = await h.call('DELETE', path, { idempotencyKey: 'delete-two' });
+      return [first.status, second.status];
+    },
+    correct: (o) => JSON.stringify(o) === '[202,409]',
+    faulty: (o) => JSON.stringify(o) === '[202,423]',
+  },
   'idempotency-answers-expire': {
     observe: async (h) => {
       const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'late' });

@@ -31,6 +31,12 @@ function consumedCases(session: Session): ConsumedCase[] {
       accepted: (status) => status === 202,
       async expectAcceptedOnce() {
         const { exchange, together } = await acceptedDelete(session);
+        const refusal = together.response.status;
+        if (exchange.response.status === 202 && refusal !== 202 && refusal !== 404 && refusal !== 409)
+          throw new RuleViolation(
+            `two deletes of one GPU VM were sent at the same moment, each with its own X-Idempotency-Key: one was accepted, the other answered ${refusal}; expected 404 or 409 (the VM is gone or in conflict with its state), or 202 with the same operation`,
+            together,
+          );
         const [one, two] = [acceptanceIds(exchange), acceptanceIds(together)];
         const bothAccepted = exchange.response.status === 202 && together.response.status === 202;
         if (!bothAccepted || !one || !two || one.operationId === two.operationId) return;

@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { JSON_REPORT_FILE } from '../reporters/jsonReport.js';
+import { availableParallelism } from 'node:os';
 import { rules } from '../ruleCatalogue/index.js';
-import type { RunOutcome } from '../run/outcome.js';
 import { loadSandboxModule } from '../targets/sandboxTarget.js';
+import { type MutantJob, type MutantRunEnd, PREFLIGHT_RULE } from './mutantJob.js';
+import { mutantThreads } from './mutantThreads.js';
 import {
   mechanismGaps,
   type RuleKill,
@@ -16,6 +12,7 @@ import {
   type ThreatTotals,
   threatTotals,
 } from './ruleKills.js';
+import { suiteCliExecutor } from './suiteCliExecutor.js';
 
 export interface MutantResult {
   readonly kind: 'fault' | 'variant';
@@ -55,6 +52,12 @@ export interface MutationSummary {
   readonly exitCode: number;
 }
 
+/**
+ * Mutants run at once: three per core. Each run spends about 2 s of its 3 waiting in the checks
+ * held over time, and a warm engine needs under 1 s of CPU for the rest.
+ */
+export const DEFAULT_MUTANT_CONCURRENCY = 6;
+
 export interface MutationOptions {
   /** Runs per property for each variant (default 5): more cases hunt more false alarms. */
   readonly depth?: number;
@@ -69,7 +72,10 @@ export interface MutationOptions {
   /** Only these fault/variant ids (for quick checks). */
   readonly only?: readonly string[];
   readonly print?: (text: string) => void;
-  /** The CLI to run per mutant; defaults to the built `cli.js` beside this module. */
+  /**
+   * A conformance CLI to start per mutant, one process each (a test's stand-in suite). By
+   * default the engine runs the mutants itself, in one worker thread per core.
+   */
   readonly cliPath?: string;
   /** Distinct fault mechanisms every MUST rule about the target must be killed by (default 2). */
   readonly minMechanisms?: number;
@@ -77,92 +83,35 @@ export interface MutationOptions {
   readonly enforceMechanisms?: boolean;
 }
 
-/** The rule whose sentence the preflight checks: a target it refuses is counted as failing it. */
-const PREFLIGHT_RULE = 'ENV-2';
-
-interface Job {
-  readonly kind: 'fault' | 'variant';
-  readonly id: string;
-  readonly rule?: string;
-  readonly mechanism?: string;
-}
-
-function runOne(
-  job: Job,
-  options: Required<Pick<MutationOptions, 'depth' | 'faultDepth' | 'seed'>> & { cliPath: string },
-): Promise<MutantResult> {
-  const outDir = mkdtempSync(join(tmpdir(), `conformance-mutant-${job.id}-`));
-  const args = [
-    options.cliPath,
-    '--target',
-    'sandbox',
-    job.kind === 'fault' ? '--sandbox-fault' : '--sandbox-variant',
-    job.id,
-    '--reporter',
-    'json',
-    '--out',
-    outDir,
-    '--depth',
-    String(job.kind === 'fault' ? options.faultDepth : options.depth),
-    '--seed',
-    String(options.seed),
-    '--deadline',
-    '120',
-  ];
-  const started = Date.now();
-  return new Promise((resolve) => {
-    let stderr = '';
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (chunk) => {
-      stderr = (stderr + String(chunk)).slice(-4000);
-    });
-    child.on('close', (code) => {
-      let outcome: RunOutcome | undefined;
-      try {
-        outcome = JSON.parse(readFileSync(join(outDir, JSON_REPORT_FILE), 'utf8')) as RunOutcome;
-      } catch {
-        outcome = undefined;
-      }
-      // The preflight refuses a target whose base URL does not answer like the API (exit 2, no
-      // report): it judged the sentence ENV-2 quotes, "{base_url} ends with /v1", and counts as ENV-2.
-      const lastLine = stderr.trim().split('\n').at(-1) ?? '';
-      const refused = !outcome && code === 2 && /preflight: /.test(lastLine);
-      const failedRules = refused
-        ? [PREFLIGHT_RULE]
-        : (outcome?.rules.filter((r) => r.state === 'failed').map((r) => r.id) ?? []);
-      const runErrors = refused ? [] : (outcome?.runErrors ?? [`no report (exit ${code}): ${lastLine}`]);
-      const durationMs = Date.now() - started;
-      if (job.kind === 'fault') {
-        resolve({
-          kind: 'fault',
-          id: job.id,
-          ...(job.rule ? { rule: job.rule } : {}),
-          ...(job.mechanism ? { mechanism: job.mechanism } : {}),
-          failedRules,
-          ok: failedRules.length > 0,
-          ...(runErrors.length > 0
-            ? { note: runErrors.join('; ') }
-            : refused
-              ? { note: `refused by the preflight (exit 2): ${lastLine}` }
-              : {}),
-          durationMs,
-        });
-      } else {
-        resolve({
-          kind: 'variant',
-          id: job.id,
-          failedRules,
-          ok: failedRules.length === 0 && runErrors.length === 0 && code === 0,
-          ...(runErrors.length > 0
-            ? { note: runErrors.join('; ') }
-            : refused
-              ? { note: `refused by the preflight (exit 2): ${lastLine}` }
-              : {}),
-          durationMs,
-        });
-      }
-    });
-  });
+/** A mutant's verdict from how its run ended. */
+function mutantResult(job: MutantJob, end: MutantRunEnd, durationMs: number): MutantResult {
+  // A target the preflight refused failed the sentence ENV-2 quotes, "{base_url} ends with /v1".
+  const failedRules = end.preflightRefusal !== undefined ? [PREFLIGHT_RULE] : end.failedRules;
+  const note =
+    end.runErrors.length > 0
+      ? { note: end.runErrors.join('; ') }
+      : end.preflightRefusal !== undefined
+        ? { note: `refused by the preflight (exit 2): ${end.preflightRefusal}` }
+        : {};
+  if (job.kind === 'fault')
+    return {
+      kind: 'fault',
+      id: job.id,
+      ...(job.rule ? { rule: job.rule } : {}),
+      ...(job.mechanism ? { mechanism: job.mechanism } : {}),
+      failedRules,
+      ok: failedRules.length > 0,
+      ...note,
+      durationMs,
+    };
+  return {
+    kind: 'variant',
+    id: job.id,
+    failedRules,
+    ok: failedRules.length === 0 && end.runErrors.length === 0 && end.exitCode === 0,
+    ...note,
+    durationMs,
+  };
 }
 
 export function renderMutationMatrix(summary: MutationSummary): string {
@@ -217,11 +166,10 @@ function renderMechanismCheck(summary: MutationSummary): string {
     : `Mechanisms per MUST rule: warning (not enforced): killed by fewer than ${required} distinct mechanisms: ${list}.`;
 }
 
-/** Runs the suite against every sandbox fault and variant (each its own process, `concurrency` at a time). */
+/** Runs the suite against every sandbox fault and variant, `concurrency` at a time. */
 export async function runMutants(options: MutationOptions = {}): Promise<MutationSummary> {
   const sandbox = await loadSandboxModule();
-  const cliPath = options.cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
-  const all: Job[] = [
+  const all: MutantJob[] = [
     ...sandbox.faultCatalogue.map((f) => ({
       kind: 'fault' as const,
       id: f.id,
@@ -242,23 +190,33 @@ export async function runMutants(options: MutationOptions = {}): Promise<Mutatio
     depth: options.depth ?? 5,
     faultDepth: options.faultDepth ?? 3,
     seed: options.seed ?? 424242,
-    cliPath,
   };
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_MUTANT_CONCURRENCY);
+  const { cliPath } = options;
+  const runner =
+    cliPath === undefined
+      ? mutantThreads(Math.min(concurrency, availableParallelism(), Math.max(1, jobs.length)))
+      : { execute: suiteCliExecutor(cliPath), close: async () => undefined };
   const minMechanisms = options.minMechanisms ?? 2;
   const results: MutantResult[] = new Array(jobs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const index = next++;
-      const job = jobs[index] as Job;
-      const result = await runOne(job, settings);
+      const job = jobs[index] as MutantJob;
+      const started = Date.now();
+      const result = mutantResult(job, await runner.execute(job, settings), Date.now() - started);
       results[index] = result;
       options.print?.(
         `${result.kind} ${result.id}: ${result.kind === 'fault' ? (result.ok ? 'caught' : 'NOT caught') : result.ok ? 'passed' : 'FAILED'} (${(result.durationMs / 1000).toFixed(1)} s)`,
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await runner.close();
+  }
   const faults = results.filter((r) => r.kind === 'fault');
   const variants = results.filter((r) => r.kind === 'variant');
   const faultsCaught = faults.filter((r) => r.ok).length;

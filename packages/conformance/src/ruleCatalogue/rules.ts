@@ -1056,7 +1056,7 @@ export const rules: readonly RuleEntry[] = [
       '404 Not Found | The resource was not found.',
     ],
     latitude:
-      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused or answered with the same operation, not accepted as another. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
+      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused with 404 or 409 or answered with the same operation, not accepted as another nor refused with a status the document does not list. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
@@ -1072,6 +1072,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'check-then-act-race',
         how: 'The state is checked, then the handler awaits, then the state is written, so two deletes of one VM (or two releases of one IP) in flight both pass the check and both are accepted.',
+      },
+      {
+        mechanism: 'framework-default',
+        how: "The delete takes a lock on the VM, and the lock library's own refusal (423 Locked) goes out for a second delete while the first holds it, instead of the documented 409.",
       },
       {
         mechanism: 'stale-cache',

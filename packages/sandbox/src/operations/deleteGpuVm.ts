@@ -22,6 +22,9 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
     );
   }
   if (vm.state === 'deleting') {
+    // The fault's lock stays held while the accepted delete's first step runs (a second).
+    if (behaviour.fault === 'delete-lock-held-423' && Date.now() - (vm.deletingSince ?? 0) < 1_000)
+      return errorResult(423, `GPU VM ${vmId} is locked by a running operation.`);
     return errorResult(409, `GPU VM ${vmId} is already being deleted.`);
   }
   // The fault reads the state, then the store round trip, then writes it: a delete arriving meanwhile passes the check too.
@@ -37,6 +40,8 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
 /** The delete accepted: an operation record stored and answered 202. */
 function accepted(vmId: string, request: OperationRequest, services: SandboxServices): OperationResult {
   const { store, behaviour } = services;
+  const vm = store.gpuVms.get(vmId);
+  if (vm) vm.deletingSince = Date.now();
   // VM states are not shown: under this variant an accepted delete removes the VM at once.
   if (behaviour.variant === 'deleted-vm-gone-404') store.gpuVms.delete(vmId);
   const record = acceptanceRecord(
