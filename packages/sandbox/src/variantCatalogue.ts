@@ -151,6 +151,12 @@ export const variantCatalogue = [
     description:
       'New operations and VMs are named by random UUIDs (`op-3f2c…`), not by a sequence: identifiers are opaque.',
   },
+  {
+    id: 'nat-internal-ip-in-vpc-range',
+    gap: 'NS-FIELD-BOUNDS',
+    description:
+      "A NAT rule update moving internal_ip outside the VPC's subnet (10.0.1.0/26) is refused with 400: which addresses a VPC accepts is not shown.",
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

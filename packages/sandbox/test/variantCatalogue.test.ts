@@ -111,6 +111,16 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => (o as unknown[])[0] !== null && (o as unknown[])[1] !== 'close',
     withVariant: (o) => JSON.stringify(o) === '[null,"close"]',
   },
+  'nat-internal-ip-in-vpc-range': {
+    // An address inside the VPC's subnet, then one outside it.
+    observe: async (h) =>
+      [
+        await h.call('PATCH', natRulePath(h), { json: { internal_ip: '10.0.1.40' } }),
+        await h.call('PATCH', natRulePath(h), { json: { internal_ip: '10.0.1.200' } }),
+      ].map((a) => a.status),
+    byDefault: (o) => JSON.stringify(o) === '[200,200]',
+    withVariant: (o) => JSON.stringify(o) === '[200,400]',
+  },
   'uuid-identifiers': {
     // The ids of a new create.
     observe: async (h) => {

@@ -150,7 +150,7 @@ checks.push(
     const { op, original } = await natRuleToChange(t);
     await keepingNatRule(t, original, () =>
       t.check(
-        fc.tuple(disjointUpdates(natRuleUpdate), overlapPlan({ min: 2, max: 2 })),
+        fc.tuple(disjointUpdates(natRuleUpdate(original.internal_ip)), overlapPlan({ min: 2, max: 2 })),
         async ([updates, plan]): Promise<CaseVerdict> => {
           const before: NatRuleFields | undefined = await readNatRule(session);
           if (!before) return notApplicable('the rule could not be read before the updates');

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { awkwardTextUpdates, NAT_RULE_FIELDS, natRulePatch, unshownTextLimits } from '../generate/bodies.js';
+import {
+  awkwardTextUpdates,
+  NAT_RULE_FIELDS,
+  natRulePatch,
+  unshownAddressRange,
+  unshownTextLimits,
+} from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
@@ -36,7 +42,7 @@ checks.push(
       let previous: Record<string, unknown> | undefined = original;
       try {
         await t.check(
-          natRulePatch,
+          natRulePatch(original.internal_ip),
           async (update) => {
             const before = previous ?? (await read());
             previous = undefined;
@@ -48,6 +54,9 @@ checks.push(
               return notApplicable(
                 `the update with ${unshown} was refused (400): which lengths and characters a field allows is not shown`,
               );
+            const outOfRange =
+              exchange.response.status === 400 ? unshownAddressRange(update, before) : undefined;
+            if (outOfRange) return notApplicable(outOfRange);
             expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
             const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
             for (const field of NAT_RULE_FIELDS) {

@@ -14,14 +14,31 @@ const natRuleFieldValues = {
   external_port: fc.integer({ min: 1024, max: 65535 }),
   internal_ip: fc
     .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
-    .map(([a, b]) => `10.0.${a}.${b}`),
+    .map(([a, b]) => `10.0.${a}.${b}`) as fc.Arbitrary<string>,
   internal_port: fc.integer({ min: 1, max: 65535 }),
   note: fc.string({ unit: 'grapheme', maxLength: 30 }),
   enabled: fc.boolean(),
 };
 
-/** A NAT rule update that sends every field the document lets it change. */
-export const natRuleUpdate = fc.record(natRuleFieldValues);
+/**
+ * Internal IPs beside the rule's own (its /24): which addresses the rule's VPC accepts is not
+ * shown, and a target may refuse one outside the VPC's range. A rule whose internal IP is not a
+ * dotted IPv4 address gets the general ones.
+ */
+function internalIpsNear(internalIp: unknown): fc.Arbitrary<string> {
+  const prefix =
+    typeof internalIp === 'string'
+      ? /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/.exec(internalIp)?.[1]
+      : undefined;
+  return prefix
+    ? fc.integer({ min: 1, max: 254 }).map((host) => `${prefix}.${host}`)
+    : natRuleFieldValues.internal_ip;
+}
+
+/** A NAT rule update that sends every field the document lets it change, its internal IP beside the rule's. */
+export function natRuleUpdate(internalIp: unknown) {
+  return fc.record({ ...natRuleFieldValues, internal_ip: internalIpsNear(internalIp) });
+}
 
 /**
  * Text where storage bends it: padded with spaces (a trimming binder), longer than a narrow
@@ -34,15 +51,21 @@ const controlText = fc
   .tuple(fc.stringMatching(/^[a-z]{0,6}$/), fc.constantFrom('\u0000', '\u0007', '\u001b'))
   .map(([text, control]) => `${text}${control}${text}`);
 
-/** A partial NAT rule update: any subset of those fields, its text now and then awkward to store. */
-export const natRulePatch = fc.record(
-  {
-    ...natRuleFieldValues,
-    name: fc.oneof(natRuleFieldValues.name, paddedText, longText),
-    note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText),
-  },
-  { requiredKeys: [] },
-);
+/**
+ * A partial NAT rule update: any subset of those fields, its text now and then awkward to store,
+ * its internal IP beside the rule's.
+ */
+export function natRulePatch(internalIp: unknown) {
+  return fc.record(
+    {
+      ...natRuleFieldValues,
+      internal_ip: internalIpsNear(internalIp),
+      name: fc.oneof(natRuleFieldValues.name, paddedText, longText),
+      note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText),
+    },
+    { requiredKeys: [] },
+  );
+}
 
 /** The same three kinds of text in every run, whatever the depth: padded, long, holding a NUL. */
 export const awkwardTextUpdates = [
@@ -58,6 +81,16 @@ export function unshownTextLimits(update: Readonly<Record<string, unknown>>): st
   if (texts.some((text) => text.length > 20)) return 'text longer than 20 characters';
   if (texts.some((text) => text !== text.trim())) return 'text with leading or trailing spaces';
   return undefined;
+}
+
+/** Why a refusal (400) of an update says nothing: a new internal IP, where the VPC's range is not shown. */
+export function unshownAddressRange(
+  update: Readonly<Record<string, unknown>>,
+  before: Readonly<Record<string, unknown>>,
+): string | undefined {
+  return 'internal_ip' in update && update.internal_ip !== before.internal_ip
+    ? `the update moving internal_ip to ${JSON.stringify(update.internal_ip)} was refused (400): which internal IPs the rule's VPC accepts is not shown`
+    : undefined;
 }
 
 export const NAT_RULE_FIELDS = [

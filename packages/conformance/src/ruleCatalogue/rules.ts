@@ -1191,7 +1191,7 @@ export const rules: readonly RuleEntry[] = [
       'a rule update (PATCH) returns the updated rule record.',
     ],
     latitude:
-      'A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent.',
+      'A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],

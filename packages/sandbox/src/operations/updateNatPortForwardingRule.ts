@@ -11,6 +11,14 @@ type RuleUpdate = Partial<
   >
 >;
 
+/** The VPC subnet of the nat-internal-ip-in-vpc-range variant; the seeded rules' addresses are in it. */
+const VPC_SUBNET = '10.0.1.0/26';
+
+function inVpcSubnet(address: string): boolean {
+  const match = /^10\.0\.1\.(\d{1,3})$/.exec(address);
+  return match !== null && Number(match[1]) < 64;
+}
+
 /** Rule states in which the rule cannot be changed (transitions are not shown by the document). */
 const BUSY_STATES: ReadonlySet<string> = new Set(['provisioning', 'deleting']);
 
@@ -52,6 +60,15 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     );
   }
   const update = request.body as RuleUpdate;
+  if (
+    behaviour.variant === 'nat-internal-ip-in-vpc-range' &&
+    typeof update.internal_ip === 'string' &&
+    !inVpcSubnet(update.internal_ip)
+  )
+    return errorResult(
+      400,
+      `internal_ip ${update.internal_ip} is outside the subnet of VPC ${vpc_id} (${VPC_SUBNET}).`,
+    );
   // PostgreSQL refuses a NUL in text mid-statement; the error reaches the generic handler.
   if (
     behaviour.fault === 'nat-rule-nul-in-text-500' &&
