@@ -278,6 +278,27 @@ export const faultCatalogue = [
     description: 'The gateway accepts a billable create in a workspace whose billing decision is denied.',
   },
   {
+    id: 'scope-skipped-on-method-override',
+    mechanism: 'validation-skipped-on-route',
+    rule: 'SCOPE-1',
+    description:
+      'The framework honours X-HTTP-Method-Override, while the scope guard is keyed by the method on the wire and has no entry for a POST: a release or delete sent as POST with the override runs without its scope check.',
+  },
+  {
+    id: 'billing-skipped-for-known-key',
+    mechanism: 'cache-key-missing-dimension',
+    rule: 'BILL-6',
+    description:
+      'The gateway skips its billing decision for a create whose X-Idempotency-Key it has already forwarded (the key alone, no workspace), taking it for a retry, while the product keeps keys per workspace: the key of an accepted create, sent with a create into a denied workspace, is accepted there.',
+  },
+  {
+    id: 'idempotency-replay-before-auth',
+    mechanism: 'middleware-order',
+    rule: 'AUTH-1',
+    description:
+      'The idempotency middleware is mounted before authentication: a stored answer is replayed to whoever repeats its X-Idempotency-Key, without a token, with an unknown or revoked one, or lacking the scope.',
+  },
+  {
     id: 'billing-fail-open-when-busy',
     mechanism: 'fail-open',
     rule: 'BILL-6',
@@ -876,6 +897,13 @@ export const faultCatalogue = [
       'A name or note holding a NUL character reaches PostgreSQL, which refuses it in text; the database error is not mapped and the update answers 500.',
   },
   // ---- how parameters arrive (issue 21) ----
+  {
+    id: 'workspace-id-brackets-merged',
+    rule: 'POLICY-1',
+    mechanism: 'parameter-pollution',
+    description:
+      'A qs-style parser merges `workspace_id[]` into the workspace_id the handler reads, while the workspace policy read the plain parameter: `workspace_id=<allowed>&workspace_id[]=<other>` serves the other workspace.',
+  },
   {
     id: 'workspace-id-policy-first-handler-last',
     rule: 'POLICY-1',

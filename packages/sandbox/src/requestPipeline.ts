@@ -5,7 +5,7 @@ import { type FaultId, isFaultId } from './faultCatalogue.js';
 import { requestFingerprint } from './idempotency.js';
 import { type JsonBodyLimits, readJsonBody } from './jsonBodyReader.js';
 import { createKeyedExecution } from './keyedExecution.js';
-import { errorResult, type OperationResult, type PendingResult } from './operationResult.js';
+import { errorResult, jsonResult, type OperationResult, type PendingResult } from './operationResult.js';
 import type { OperationHandler, SandboxServices } from './operations/operationContext.js';
 import { type ParsedQuery, parseQueryString } from './queryString.js';
 import { type BodyCheck, bodyCheckFor, bodyForRoute, preparedBody } from './requestBodyCheck.js';
@@ -147,7 +147,11 @@ export function createRequestListener(
     // The scope-skipped-on-trailing-slash fault: the scope middleware is bound to the exact paths,
     // while the router (strict routing off) also serves them with a trailing slash.
     const unguarded =
-      behaviour.fault === 'scope-skipped-on-trailing-slash' && (req.url ?? '').split('?')[0]?.endsWith('/');
+      (behaviour.fault === 'scope-skipped-on-trailing-slash' &&
+        (req.url ?? '').split('?')[0]?.endsWith('/')) ||
+      (behaviour.fault === 'scope-skipped-on-method-override' &&
+        req.method === 'POST' &&
+        typeof req.headers['x-http-method-override'] === 'string');
     for (const scope of unguarded ? [] : route.requiredScopes) {
       // The scope-hierarchy fault: a product's write scope is read as holding its read scope.
       const implied =
@@ -173,8 +177,8 @@ export function createRequestListener(
     pathParameters: Readonly<Record<string, string>>,
     body: unknown,
   ): PendingResult => {
-    const request = { caller, workspaceId: checked.workspaceId, pathParameters, body };
     const key = checked.idempotencyKey;
+    const request = { caller, workspaceId: checked.workspaceId, pathParameters, body, idempotencyKey: key };
     if (key === undefined) return route.handler(request, services);
     // The idempotency-key-global fault leaves the workspace out of "the same request", so a key
     // reused in another workspace replays the first workspace's answer there.
@@ -188,7 +192,8 @@ export function createRequestListener(
     const stored =
       behaviour.fault === 'idempotency-answer-by-body'
         ? fingerprint
-        : behaviour.variant === 'idempotency-keys-per-workspace'
+        : behaviour.variant === 'idempotency-keys-per-workspace' ||
+            behaviour.fault === 'billing-skipped-for-known-key'
           ? `${checked.workspaceId} ${kept}`
           : kept;
     // The idempotency-store-per-instance fault: two instances behind a balancer that pins each
@@ -201,7 +206,14 @@ export function createRequestListener(
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
-    const method = req.method ?? 'GET';
+    // The scope-skipped-on-method-override fault: the framework honours X-HTTP-Method-Override,
+    // while the scope guard's table is keyed by the method on the wire and has no POST entry.
+    const override = req.headers['x-http-method-override'];
+    const overridden =
+      behaviour.fault === 'scope-skipped-on-method-override' &&
+      req.method === 'POST' &&
+      typeof override === 'string';
+    const method = overridden ? override.toUpperCase() : (req.method ?? 'GET');
     // The path-encoded-slash-html-404 fault: the router decodes %2F before matching, so the path
     // has a segment too many, matches no route, and the framework's default 404 page answers.
     if (behaviour.fault === 'path-encoded-slash-html-404' && /%2f/i.test(pathname)) {
@@ -259,6 +271,18 @@ export function createRequestListener(
       return;
     }
 
+    // The idempotency-replay-before-auth fault: the idempotency middleware is mounted first and
+    // answers a key it has stored before the token or scope is looked at.
+    const presentedKey = req.headers['x-idempotency-key'];
+    const storedAnswer =
+      behaviour.fault === 'idempotency-replay-before-auth' && typeof presentedKey === 'string'
+        ? store.idempotentAnswers.get(presentedKey)
+        : undefined;
+    if (storedAnswer) {
+      writer.send(res, jsonResult(storedAnswer.status, storedAnswer.body));
+      return;
+    }
+
     // Token, scope and parameters are checked in one order or the other (A-CHECK-ORDER variant).
     let caller: Caller | OperationResult;
     let checked: Checked | OperationResult;
@@ -278,10 +302,14 @@ export function createRequestListener(
       writer.sendError(res, 403, refusal);
       return;
     }
+    // The workspace-id-brackets-merged fault: a qs-style parser merges `workspace_id[]` into the
+    // handler's workspace_id (the last copy wins), while the policy read the plain parameter.
     const polluted =
       behaviour.fault === 'workspace-id-policy-first-handler-last'
         ? query.lastValues.get(route.workspaceParameter.name)
-        : undefined;
+        : behaviour.fault === 'workspace-id-brackets-merged'
+          ? query.values.get(`${route.workspaceParameter.name}[]`)
+          : undefined;
     if (polluted !== undefined) checked = { ...checked, workspaceId: polluted };
 
     const checkBody = route.checkBody;

@@ -163,6 +163,8 @@ export class SandboxStore {
   readonly natRulesBeingUpdated = new Set<string>();
   /** Billing decisions the gateway is waiting for (the billing-fail-open-when-busy fault). */
   billingDecisionsInFlight = 0;
+  /** X-Idempotency-Keys of creates the gateway forwarded (the billing-skipped-for-known-key fault). */
+  readonly forwardedCreateKeys = new Set<string>();
   readonly reservedIps = new Map<string, ReservedIp>();
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */

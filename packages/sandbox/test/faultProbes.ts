@@ -360,6 +360,40 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',
     faulty: status(202),
   },
+  'scope-skipped-on-method-override': {
+    // A release by an identity lacking its scope, sent as POST with the override header.
+    observe: async (h) => {
+      return (
+        await h.call('POST', paths.reservedIp(reservedIp(h)), {
+          as: 'noNetworkWrite',
+          headers: { 'x-http-method-override': 'DELETE' },
+        })
+      ).status;
+    },
+    correct: (o) => o === 403 || o === 405,
+    faulty: (o) => o === 204,
+  },
+  'billing-skipped-for-known-key': {
+    // A create accepted in the primary workspace, then its key and body sent into the denied one.
+    observe: async (h) => {
+      await createVm(h, { idempotencyKey: 'known-key' });
+      return createVm(h, {
+        idempotencyKey: 'known-key',
+        workspace: h.profile.workspaces.billingDenied ?? null,
+      });
+    },
+    correct: (a) => !status(202)(a),
+    faulty: status(202),
+  },
+  'idempotency-replay-before-auth': {
+    // A create accepted, then the same request with no Authorization header.
+    observe: async (h) => {
+      await createVm(h, { idempotencyKey: 'replayed-key' });
+      return (await createVm(h, { idempotencyKey: 'replayed-key', authorization: null })).status;
+    },
+    correct: (o) => o === 401,
+    faulty: (o) => o === 202,
+  },
   'billing-fail-open-when-busy': {
     observe: async (h) => {
       const denied = { workspace: h.profile.workspaces.billingDenied ?? null };
@@ -943,6 +977,19 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     },
     correct: (o) => (o as { status: number }).status >= 400 && (o as { status: number }).status < 500,
     faulty: (o) => (o as { servedOther: boolean }).servedOther,
+  },
+  'workspace-id-brackets-merged': {
+    // An identity limited to the primary workspace lists buckets with workspace_id[] beside it.
+    observe: async (h) => {
+      const polluted = await h.call('GET', paths.buckets, {
+        as: 'primaryOnly',
+        query: `workspace_id%5B%5D=${secondary(h)}`,
+      });
+      const other = await h.call('GET', paths.buckets, { workspace: secondary(h) });
+      return polluted.status === 200 && polluted.text === other.text;
+    },
+    correct: (servedOther) => servedOther === false,
+    faulty: (servedOther) => servedOther === true,
   },
   'timestamps-local-time-as-utc': {
     // How far a fresh acceptance's submitted_at is from this machine's clock, in minutes.

@@ -88,6 +88,43 @@ checks.push(
   ),
 );
 
+/** Methods a framework's override header turns a POST into. */
+const OVERRIDDEN: ReadonlySet<string> = new Set(['DELETE', 'PATCH', 'PUT']);
+
+checks.push(
+  defineCheck(
+    'SCOPE-1',
+    'never serves an identity lacking the scope the operation sent as POST with X-HTTP-Method-Override',
+    async (t) => {
+      const session = t.session;
+      // Deletes and updates only: a POST to a read's path may be another endpoint of its own (a
+      // POST to the bucket list creates a bucket, with a scope the identity may hold).
+      const pairs = lackingScope(session).filter(({ op }) => OVERRIDDEN.has(op.method.toUpperCase()));
+      if (pairs.length === 0)
+        return t.skip('profile has no identity lacking the scope of a usable delete or update');
+      await t.check(
+        fc.constantFrom(...pairs),
+        async ({ op, identity }) => {
+          // A framework that honours the override header runs the operation, while a gateway
+          // whose scope table is keyed by the method on the wire finds no entry for a POST.
+          const request = operationRequest(op, session, 'probe', { token: identity.token });
+          const exchange = await session.http.send({
+            ...request,
+            method: 'POST',
+            headers: { ...request.headers, 'x-http-method-override': op.method.toUpperCase() },
+          });
+          expectStatus(
+            exchange,
+            (s) => !is2xx(s),
+            `no 2xx: identity "${identity.name}" lacks ${op.scope}, however the method is spelled (a 403, a 404 or a 405 passes)`,
+          );
+          return observed;
+        },
+        { examples: pairs, independent: true },
+      );
+    },
+  ),
+);
 checks.push(
   defineCheck(
     'SCOPE-2',
@@ -159,6 +196,13 @@ checks.push(
   ),
 );
 
+/**
+ * How the forbidden copy is written: the same name again, or with brackets (`workspace_id[]`),
+ * which a qs-style parser merges into the plain parameter while a policy reading the plain
+ * name sees only the allowed value.
+ */
+const COPIES = ['repeated', 'bracketed'] as const;
+
 checks.push(
   defineCheck(
     'POLICY-1',
@@ -178,7 +222,9 @@ checks.push(
               workspaces
                 .filter((forbidden) => !allowsWorkspace(identity, forbidden))
                 .flatMap((forbidden) =>
-                  [true, false].map((forbiddenFirst) => ({ identity, allowed, forbidden, forbiddenFirst })),
+                  [true, false].flatMap((forbiddenFirst) =>
+                    COPIES.map((copy) => ({ identity, allowed, forbidden, forbiddenFirst, copy })),
+                  ),
                 ),
             ),
         );
@@ -186,20 +232,19 @@ checks.push(
         return t.skip(
           `profile has no specific-workspaces identity with ${op.scope} that leaves out a profile workspace`,
         );
-      const list = (token: string, values: readonly string[]) =>
-        session.http.send({
-          ...operationRequest(op, session, 'positive', { token }),
-          query: values.map((value) => ['workspace_id', value] as const),
-        });
+      const list = (token: string, values: readonly (readonly [string, string])[]) =>
+        session.http.send({ ...operationRequest(op, session, 'positive', { token }), query: values });
       const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
       await t.check(
         fc.constantFrom(...pairs),
-        async ({ identity, allowed, forbidden, forbiddenFirst }): Promise<CaseVerdict> => {
+        async ({ identity, allowed, forbidden, forbiddenFirst, copy }): Promise<CaseVerdict> => {
           const reader = identityWith(session.profile, op.scope, forbidden);
           if (!reader) return notApplicable(`no identity may list workspace ${forbidden}'s buckets`);
-          const own = await list(identity.token, [allowed]);
-          const other = await list(reader.token, [forbidden]);
-          const order = forbiddenFirst ? [forbidden, allowed] : [allowed, forbidden];
+          const own = await list(identity.token, [['workspace_id', allowed]]);
+          const other = await list(reader.token, [['workspace_id', forbidden]]);
+          const forbiddenCopy = [copy === 'repeated' ? 'workspace_id' : 'workspace_id[]', forbidden] as const;
+          const allowedCopy = ['workspace_id', allowed] as const;
+          const order = forbiddenFirst ? [forbiddenCopy, allowedCopy] : [allowedCopy, forbiddenCopy];
           const polluted = await list(identity.token, order);
           const servedOther =
             is2xx(polluted.response.status) &&
@@ -207,7 +252,7 @@ checks.push(
             !sameList(polluted.response.json, own.response.json);
           if (servedOther)
             throw new RuleViolation(
-              `identity "${identity.name}" may use workspace ${allowed} only; with workspace_id given twice (${order.join(', then ')}) it was served workspace ${forbidden}'s bucket list`,
+              `identity "${identity.name}" may use workspace ${allowed} only; with workspace_id given twice (${order.map(([name, value]) => `${name}=${value}`).join(', then ')}) it was served workspace ${forbidden}'s bucket list`,
               polluted,
             );
           if (!is2xx(own.response.status) || !is2xx(other.response.status))

@@ -7,6 +7,7 @@ import {
   namedIdentities,
   namedWorkspaces,
 } from '../session/identities.js';
+import { headerValue } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { expectErrorDetail, expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
@@ -138,23 +139,43 @@ checks.push(
       if (identities.length === 0)
         return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
       // The gateway's decision is its own: a create carrying the decision a client was given
-      // (what a naive gateway or handler reads from the body) is refused the same.
-      const bodies = ['as a client sends it', 'carrying "allowed": true'] as const;
+      // (what a naive gateway or handler reads from the body) is refused the same, and so is one
+      // repeating the X-Idempotency-Key of a create accepted in the primary workspace (a gateway
+      // that remembers forwarded keys without their workspace takes it for a retry).
+      const bodies = [
+        'as a client sends it',
+        'carrying "allowed": true',
+        'repeating the X-Idempotency-Key and body of the create accepted in the primary workspace',
+      ] as const;
       const cases = identities.flatMap((identity) => bodies.map((body) => ({ identity, body })));
       await t.check(
         fc.constantFrom(...cases),
-        async ({ identity, body }) => {
+        async ({ identity, body }): Promise<CaseVerdict> => {
           const create = operationRequest(session.operation('createCloudVm'), session, 'probe', {
             token: identity.token,
             workspaceId: denied,
           });
-          const sent =
-            body === 'as a client sends it'
-              ? create
-              : {
-                  ...create,
-                  body: JSON.stringify({ ...(JSON.parse(create.body ?? '{}') as object), allowed: true }),
-                };
+          let sent = create;
+          if (body === 'carrying "allowed": true')
+            sent = {
+              ...create,
+              body: JSON.stringify({ ...(JSON.parse(create.body ?? '{}') as object), allowed: true }),
+            };
+          else if (body !== 'as a client sends it') {
+            const allowed = await acceptedCreate(session, (vmId) =>
+              t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
+            );
+            const key = headerValue(allowed.request.headers, 'x-idempotency-key');
+            if (!is2xx(allowed.response.status) || key === undefined)
+              return notApplicable(
+                `the create in the primary workspace answered ${allowed.response.status}: no accepted key to repeat`,
+              );
+            sent = {
+              ...create,
+              headers: { ...create.headers, 'x-idempotency-key': key },
+              ...(allowed.request.body !== undefined ? { body: allowed.request.body } : {}),
+            };
+          }
           const exchange = await session.http.send(sent);
           if (is2xx(exchange.response.status)) {
             const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;

@@ -18,6 +18,15 @@ export const createCloudVm: OperationHandler = (request, services) => {
       .then(() => (busy ? accept(request, services, store.nextId('vm')) : decided(request, services)))
       .finally(() => store.billingDecisionsInFlight--);
   }
+  // The billing-skipped-for-known-key fault: the gateway remembers the keys of creates it
+  // forwarded (key alone, no workspace) and forwards a "retry" of one without a decision.
+  const key = request.idempotencyKey;
+  if (behaviour.fault === 'billing-skipped-for-known-key' && key !== undefined) {
+    if (store.forwardedCreateKeys.has(key)) return accept(request, services, store.nextId('vm'));
+    const result = decided(request, services);
+    if (!(result instanceof Promise) && result.status === 202) store.forwardedCreateKeys.add(key);
+    return result;
+  }
   return decided(request, services);
 };
 

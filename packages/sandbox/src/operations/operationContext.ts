@@ -21,6 +21,8 @@ export interface OperationRequest {
   readonly pathParameters: Readonly<Record<string, string>>;
   /** The parsed body, valid against the operation's request schema; undefined without one. */
   readonly body: unknown;
+  /** The X-Idempotency-Key, where the operation takes one. */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /** An operation's answer; a promise only where a concurrency fault or variant takes a store round trip. */
