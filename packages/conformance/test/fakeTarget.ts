@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyedCreateLog } from '../src/checks/keyedCreateLog.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
+import { createServedBucketLists } from '../src/checks/servedBucketLists.js';
 import { createServedRestoreLog } from '../src/checks/servedRestoreLog.js';
 import type { CheckRunEnvironment } from '../src/run/checkRunner.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
@@ -85,7 +86,13 @@ export function environmentWith(
   const profile = { ...fakeProfile, ...overrides };
   const keyedCreates = createKeyedCreateLog();
   const servedRestores = createServedRestoreLog();
-  const routed = routeExchanges(createOperationRoutes(validator.operations), [keyedCreates, servedRestores]);
+  const servedBucketLists = createServedBucketLists();
+  const routed = routeExchanges(createOperationRoutes(validator.operations), [
+    keyedCreates,
+    servedRestores,
+    servedBucketLists,
+    servedBucketLists,
+  ]);
   const recorded: TargetHttp = {
     ...http,
     async send(request, sendOptions) {
@@ -105,6 +112,7 @@ export function environmentWith(
     coverage: createCoverageRecorder(),
     keyedCreates,
     servedRestores,
+    servedBucketLists,
     depth: 3,
     seed: 42,
     concurrency: 1,

@@ -585,6 +585,34 @@ export const faultCatalogue = [
     description: 'The buckets are kept in a Set and serialised as such: the list answers {}.',
   },
   {
+    id: 'nat-rule-port-clamped-to-16-bits',
+    rule: 'PATCH-1',
+    mechanism: 'column-truncation',
+    description:
+      'Ports are kept in an unsigned 16-bit column with strict mode off: a port past 65535 is accepted (200) and stored, and answered, as 65535.',
+  },
+  {
+    id: 'nat-rule-port-unique-includes-self',
+    rule: 'PATCH-1',
+    mechanism: 'over-strict-check',
+    description:
+      'The external port\'s uniqueness query does not leave the rule itself out: an update restating the rule\'s own port is refused with 409 "already forwarded by another rule".',
+  },
+  {
+    id: 'empty-bucket-list-404',
+    rule: 'RESP-3',
+    mechanism: 'wrong-status',
+    description:
+      'An empty bucket list is taken for a missing resource: a workspace without buckets answers 404 "No buckets found" instead of [].',
+  },
+  {
+    id: 'bucket-list-envelope-on-canary',
+    rule: 'RESP-3',
+    mechanism: 'envelope',
+    description:
+      'One bucket-list request in eight reaches a canary instance running the next version, which wraps the list as {"items": [...], "next_page_token": null}.',
+  },
+  {
     id: 'empty-bucket-list-null',
     rule: 'RESP-3',
     mechanism: 'nil-collection',

@@ -169,6 +169,8 @@ export class SandboxStore {
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */
   bucketListCache: { readonly buckets: readonly Bucket[]; readonly at: number } | undefined;
+  /** Bucket lists answered so far (the bucket-list-envelope-on-canary fault). */
+  bucketListsServed = 0;
   /** The restore-not-found-cached-by-id fault's cache: when each restore id last answered 404, in any workspace. */
   readonly restoreNotFoundAt = new Map<string, number>();
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
@@ -237,6 +239,7 @@ export class SandboxStore {
     this.sequence = 0;
     this.scopedSequences.clear();
     this.bucketListCache = undefined;
+    this.bucketListsServed = 0;
     const { profile, clock } = this;
     const primary = profile.workspaces.primary;
     const seededAt = clock.now() - 48 * HOUR_MS;

@@ -679,6 +679,41 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => Array.isArray((a as Answer).json) && ((a as Answer).json as unknown[]).length > 0,
     faulty: (a) => status(200)(a) && (a as Answer).text === '{}',
   },
+  'nat-rule-port-clamped-to-16-bits': {
+    observe: async (h) => {
+      const answer = await h.call('PATCH', natRulePath(h), { json: { external_port: 70_000 } });
+      return [answer.status, (answer.json as { external_port?: unknown }).external_port];
+    },
+    correct: (o) => JSON.stringify(o) === '[200,70000]',
+    faulty: (o) => JSON.stringify(o) === '[200,65535]',
+  },
+  'nat-rule-port-unique-includes-self': {
+    // The rule's own port, read from an empty update, sent back.
+    observe: async (h) => {
+      const current = (await h.call('PATCH', natRulePath(h), { json: {} })).json as { external_port: number };
+      return (await h.call('PATCH', natRulePath(h), { json: { external_port: current.external_port } }))
+        .status;
+    },
+    correct: (o) => o === 200,
+    faulty: (o) => o === 409,
+  },
+  'empty-bucket-list-404': {
+    // The workspace refused billing holds no bucket.
+    observe: async (h) =>
+      (await h.call('GET', paths.buckets, { workspace: h.profile.workspaces.billingDenied ?? null })).status,
+    correct: (o) => o === 200,
+    faulty: (o) => o === 404,
+  },
+  'bucket-list-envelope-on-canary': {
+    // Eight lists in a row: the eighth is the canary's.
+    observe: async (h) => {
+      const shapes: boolean[] = [];
+      for (let i = 0; i < 8; i++) shapes.push(Array.isArray((await h.call('GET', paths.buckets)).json));
+      return shapes.filter((isArray) => !isArray).length;
+    },
+    correct: (o) => o === 0,
+    faulty: (o) => o === 1,
+  },
   'empty-bucket-list-null': {
     // The workspace refused billing holds no bucket.
     observe: async (h) =>

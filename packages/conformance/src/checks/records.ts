@@ -1,16 +1,23 @@
 import fc from 'fast-check';
 import {
-  awkwardTextUpdates,
+  awkwardValueUpdates,
   NAT_RULE_FIELDS,
   natRulePatch,
   unshownAddressRange,
+  unshownPortBounds,
   unshownTextLimits,
 } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
-import { natRuleAsRead, notRestoredCleanup, restoreNatRule } from './natRuleReader.js';
+import {
+  keepingNatRule,
+  natRuleAsRead,
+  natRuleToChange,
+  notRestoredCleanup,
+  restoreNatRule,
+} from './natRuleReader.js';
 import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
 import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
@@ -55,7 +62,9 @@ checks.push(
                 `the update with ${unshown} was refused (400): which lengths and characters a field allows is not shown`,
               );
             const outOfRange =
-              exchange.response.status === 400 ? unshownAddressRange(update, before) : undefined;
+              exchange.response.status === 400
+                ? (unshownAddressRange(update, before) ?? unshownPortBounds(update))
+                : undefined;
             if (outOfRange) return notApplicable(outOfRange);
             expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
             const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
@@ -73,7 +82,7 @@ checks.push(
             previous = record;
             return observed;
           },
-          { examples: awkwardTextUpdates },
+          { examples: awkwardValueUpdates },
         );
       } finally {
         // Put the rule back as it was (the only cleanup a PATCH needs), every field it showed or
@@ -82,6 +91,48 @@ checks.push(
           t.recordCreated('NAT rule change', rule.ruleId, notRestoredCleanup(error)),
         );
       }
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'PATCH-1',
+    "a NAT rule update restating the rule's own values answers 200 with them: it conflicts with nothing",
+    async (t) => {
+      const session = t.session;
+      const { op, original } = await natRuleToChange(t);
+      // A uniqueness check that forgets to leave the rule itself out ("port already forwarded")
+      // refuses the rule its own port; a restore of the rule after any change does the same.
+      const fields = NAT_RULE_FIELDS.filter((field) => field in original);
+      const cases: Record<string, unknown>[] = [
+        ...fields.map((field) => ({ [field]: original[field] })),
+        Object.fromEntries(fields.map((field) => [field, original[field]])),
+      ];
+      await keepingNatRule(t, original, () =>
+        t.check(
+          fc.constantFrom(...cases),
+          async (update) => {
+            const exchange = await session.http.send(
+              operationRequest(op, session, 'positive', { body: JSON.stringify(update) }),
+            );
+            expectStatus(
+              exchange,
+              (s) => s === 200,
+              `200 with the updated rule record: the update restates the rule's current ${Object.keys(update).join(', ')}, which conflicts with nothing but the rule itself`,
+            );
+            const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
+            for (const [field, value] of Object.entries(update))
+              if (JSON.stringify(record[field]) !== JSON.stringify(value))
+                throw new RuleViolation(
+                  `${field} is ${JSON.stringify(record[field])} after an update that restated it as ${JSON.stringify(value)}`,
+                  exchange,
+                );
+            return observed;
+          },
+          { examples: cases, exhaustive: true },
+        ),
+      );
     },
   ),
 );

@@ -3,6 +3,7 @@ import { MUTATING_OPERATIONS, operationRequest, usableOperations } from '../gene
 import { anyOperation } from '../generate/operations.js';
 import { identityWith, namedWorkspaces } from '../session/identities.js';
 import type { Session } from '../session/session.js';
+import type { Exchange } from '../transport/exchange.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
@@ -143,34 +144,56 @@ checks.push(
             token: tokenFor(workspace) ?? '',
           }),
         );
+        // A workspace the profile names, read by an identity allowed there: its list exists even
+        // when it holds no bucket ("not found" is for a resource, not an empty collection).
+        if (exchange.response.status === 404)
+          throw new RuleViolation(
+            `list buckets in workspace ${workspace}, by an identity holding ${op.scope} there, answered 404; the operation's success is "bucket list", an empty one too ("404 Not Found | The resource was not found" names no empty collection)`,
+            exchange,
+          );
         if (!is2xx(exchange.response.status))
           return notApplicable(
             `list buckets in workspace ${workspace} answered ${exchange.response.status}, not a bucket list`,
           );
-        const list = exchange.response.json;
-        if (!Array.isArray(list))
-          throw new RuleViolation(
-            `the bucket list is ${
-              list === null
-                ? 'null'
-                : typeof list === 'object'
-                  ? `an object with ${
-                      Object.keys(list)
-                        .map((k) => JSON.stringify(k))
-                        .join(', ') || 'no fields'
-                    } (an envelope)`
-                  : exchange.response.isJson
-                    ? `a JSON ${typeof list}`
-                    : 'not JSON'
-            }; "A successful response returns the resource itself, not an envelope."`,
-            exchange,
-          );
+        expectBucketArray(exchange, 'the bucket list');
         return observed;
       },
       { independent: true, examples: readable, exhaustive: true },
     );
+    // Every bucket list the run was served, whichever check asked for it.
+    const { served, notArrays } = session.servedBucketLists.seen();
+    const [wrapped] = notArrays;
+    if (wrapped) {
+      const { request, response } = wrapped;
+      expectBucketArray(
+        wrapped,
+        `of the ${served} bucket lists served during the run, ${notArrays.length === 3 ? 'at least 3 were' : notArrays.length === 1 ? 'one was' : `${notArrays.length} were`} not a JSON array; the first, to GET ${request.path}?${request.encodedQuery ?? request.query.map(([k, v]) => `${k}=${v}`).join('&')} (${response.status}: ${JSON.stringify(response.bodyText.slice(0, 160))}),`,
+      );
+    }
   }),
 );
+
+/** "A successful response returns the resource itself, not an envelope": a list is a JSON array. */
+function expectBucketArray(exchange: Exchange, what: string): void {
+  const list = exchange.response.json;
+  if (Array.isArray(list)) return;
+  throw new RuleViolation(
+    `${what} is ${
+      list === null
+        ? 'null'
+        : typeof list === 'object'
+          ? `an object with ${
+              Object.keys(list)
+                .map((k) => JSON.stringify(k))
+                .join(', ') || 'no fields'
+            } (an envelope)`
+          : exchange.response.isJson
+            ? `a JSON ${typeof list}`
+            : 'not JSON'
+    }; "A successful response returns the resource itself, not an envelope."`,
+    exchange,
+  );
+}
 
 const ENUMS: Record<string, Record<string, readonly string[]>> = {
   getCloudVmSnapshotRestore: {

@@ -60,6 +60,14 @@ export function natRulePatch(internalIp: unknown) {
     {
       ...natRuleFieldValues,
       internal_ip: internalIpsNear(internalIp),
+      external_port: fc.oneof(
+        { arbitrary: natRuleFieldValues.external_port, weight: 9 },
+        { arbitrary: portBeyondSixteenBits, weight: 1 },
+      ),
+      internal_port: fc.oneof(
+        { arbitrary: natRuleFieldValues.internal_port, weight: 9 },
+        { arbitrary: portBeyondSixteenBits, weight: 1 },
+      ),
       name: fc.oneof(natRuleFieldValues.name, paddedText, longText),
       note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText),
     },
@@ -67,8 +75,15 @@ export function natRulePatch(internalIp: unknown) {
   );
 }
 
-/** The same three kinds of text in every run, whatever the depth: padded, long, holding a NUL. */
-export const awkwardTextUpdates = [
+/**
+ * A port past 65535: the document gives ports no bounds (NS-FIELD-BOUNDS), so a target may refuse
+ * one; what it accepts it must keep as sent (an unsigned 16-bit column clamps it to 65535).
+ */
+const portBeyondSixteenBits = fc.integer({ min: 65_536, max: 99_999 });
+
+/** The same awkward values in every run, whatever the depth: padded, long or NUL-holding text, a port past 16 bits. */
+export const awkwardValueUpdates = [
+  { external_port: 70_000 },
   { note: '  spaced note ' },
   { name: `edge-${'0123456789'.repeat(4)}` },
   { note: 'nul\u0000inside' },
@@ -81,6 +96,16 @@ export function unshownTextLimits(update: Readonly<Record<string, unknown>>): st
   if (texts.some((text) => text.length > 20)) return 'text longer than 20 characters';
   if (texts.some((text) => text !== text.trim())) return 'text with leading or trailing spaces';
   return undefined;
+}
+
+/** Why a refusal (400) of an update says nothing: a port past 65535, where the bounds are not shown. */
+export function unshownPortBounds(update: Readonly<Record<string, unknown>>): string | undefined {
+  const beyond = (['external_port', 'internal_port'] as const).find(
+    (field) => typeof update[field] === 'number' && (update[field] as number) > 65_535,
+  );
+  return beyond
+    ? `the update with ${beyond} ${String(update[beyond])} was refused (400): the bounds of ports are not shown`
+    : undefined;
 }
 
 /** Why a refusal (400) of an update says nothing: a new internal IP, where the VPC's range is not shown. */

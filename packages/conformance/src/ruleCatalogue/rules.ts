@@ -1056,7 +1056,7 @@ export const rules: readonly RuleEntry[] = [
       '404 Not Found | The resource was not found.',
     ],
     latitude:
-      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused with 404 or 409 or answered with the same operation, not accepted as another nor refused with a status the document does not list. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
+      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, and so does a 202 with the first delete's operation (the delete still in progress); a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused with 404 or 409 or answered with the same operation, not accepted as another nor refused with a status the document does not list. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
@@ -1161,7 +1161,7 @@ export const rules: readonly RuleEntry[] = [
       '| List buckets | GET | /object-storage/buckets | object-storage.read | bucket list (shape of items: see Resources) |',
     ],
     latitude:
-      'The shape of a bucket is not shown: any items pass. An object wrapping the list (`{"items": [...]}`) is the envelope general rule 2 excludes (A-BUCKET-LIST-ARRAY).',
+      'The shape of a bucket is not shown: any items pass. An object wrapping the list (`{"items": [...]}`) is the envelope general rule 2 excludes (A-BUCKET-LIST-ARRAY). Judged on the lists of every workspace the profile names, read by an identity allowed there (a 404 for one fails: an empty list is still a list), and on every bucket list served during the run, whichever check asked for it.',
     targets: ALL,
     threats: [
       {
@@ -1180,6 +1180,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'nil-collection',
         how: 'A workspace without buckets holds a nil slice or None, which is written as `null` instead of `[]`.',
       },
+      {
+        mechanism: 'wrong-status',
+        how: 'An empty collection is taken for a missing resource: a findOrFail on the list, or a handler that answers an empty result with 404 "No buckets found".',
+      },
     ],
   },
   {
@@ -1191,7 +1195,7 @@ export const rules: readonly RuleEntry[] = [
       'a rule update (PATCH) returns the updated rule record.',
     ],
     latitude:
-      'A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict.',
+      "A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict. Nor are the bounds of ports: a 400 for a port past 65535 is no verdict, but one accepted must be kept as sent. An update restating the rule's own values conflicts with nothing: it must be answered 200 with them, never 409.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
@@ -1235,6 +1239,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'unmapped-database-error',
         how: 'A note holding a NUL character reaches PostgreSQL, which refuses it in text; the error is not mapped and the update answers 500.',
+      },
+      {
+        mechanism: 'over-strict-check',
+        how: "The external port's uniqueness check does not leave the rule itself out, so an update restating the rule's own port (a client sending the whole form back) is refused with 409.",
       },
     ],
   },

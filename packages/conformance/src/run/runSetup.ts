@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createIdentifierAudit, type IdentifierAudit } from '../checks/identifierAudit.js';
 import { createKeyedCreateLog } from '../checks/keyedCreateLog.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
+import { createServedBucketLists } from '../checks/servedBucketLists.js';
 import { createServedRestoreLog } from '../checks/servedRestoreLog.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
 import { planResources } from '../session/resourcePlan.js';
@@ -84,12 +85,14 @@ export async function prepareRun(
     const identifierAudit = createIdentifierAudit();
     const keyedCreates = createKeyedCreateLog();
     const servedRestores = createServedRestoreLog();
+    const servedBucketLists = createServedBucketLists();
     const routed = routeExchanges(createOperationRoutes(validator.operations), [
       coverage,
       schemaAudit,
       identifierAudit,
       keyedCreates,
       servedRestores,
+      servedBucketLists,
     ]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
@@ -127,6 +130,7 @@ export async function prepareRun(
         coverage,
         keyedCreates,
         servedRestores,
+        servedBucketLists,
         depth: settings.replay?.depth ?? settings.depth,
         seed: settings.replay?.seed ?? settings.seed,
         concurrency,

@@ -1,5 +1,6 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import type { KeyedCreateLog } from '../checks/keyedCreateLog.js';
+import type { ServedBucketLists } from '../checks/servedBucketLists.js';
 import type { ServedRestoreLog } from '../checks/servedRestoreLog.js';
 import type { TargetKind } from '../ruleCatalogue/index.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
@@ -27,6 +28,7 @@ export interface SessionParts {
   readonly keyedCreates: KeyedCreateLog;
   /** Every restore the run saw served, and where (ISO-1 asks whether one was lost). */
   readonly servedRestores: ServedRestoreLog;
+  readonly servedBucketLists: ServedBucketLists;
   /** Runs per property. */
   readonly depth: number;
   /** The run's seed: every property draws its cases from it. */

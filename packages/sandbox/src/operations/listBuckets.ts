@@ -28,6 +28,17 @@ export const listBuckets: OperationHandler = (request, services) => {
     case 'bucket-list-serialised-from-set':
       // JSON.stringify(new Set(...)) is "{}".
       return jsonResult(200, new Set(buckets));
+    case 'empty-bucket-list-404':
+      // An empty result is taken for a missing resource (a findOrFail on the collection).
+      return buckets.length === 0
+        ? errorResult(404, `No buckets found in workspace ${request.workspaceId}.`)
+        : jsonResult(200, buckets);
+    case 'bucket-list-envelope-on-canary':
+      // One request in eight reaches a canary instance running the next version, which pages lists.
+      store.bucketListsServed++;
+      return store.bucketListsServed % 8 === 0
+        ? jsonResult(200, { items: buckets, next_page_token: null })
+        : jsonResult(200, buckets);
     case 'empty-bucket-list-null':
       // A nil slice marshals as null.
       return jsonResult(200, buckets.length === 0 ? null : buckets);

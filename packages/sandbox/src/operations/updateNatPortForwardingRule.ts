@@ -75,6 +75,10 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     [update.name, update.note].some((text) => typeof text === 'string' && text.includes('\u0000'))
   )
     return errorResult(500, 'Internal Server Error');
+  // The port-unique-check-includes-self fault: the uniqueness query does not leave the rule out,
+  // so the rule's own port is "already forwarded by another rule".
+  if (behaviour.fault === 'nat-rule-port-unique-includes-self' && update.external_port === rule.external_port)
+    return errorResult(409, `External port ${rule.external_port} is already forwarded by another rule.`);
   const changes = storedForm(pickUpdate(update), behaviour.fault);
   switch (behaviour.fault) {
     case 'nat-rule-read-modify-write': {
@@ -142,6 +146,12 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
     for (const text of ['name', 'note'] as const) {
       const value = stored[text];
       if (typeof value === 'string') stored[text] = value.trim();
+    }
+  // An unsigned 16-bit port column with strict mode off stores a larger port as 65535.
+  if (fault === 'nat-rule-port-clamped-to-16-bits')
+    for (const port of ['external_port', 'internal_port'] as const) {
+      const value = stored[port];
+      if (typeof value === 'number' && value > 65_535) stored[port] = 65_535;
     }
   // A VARCHAR(32) name column with strict mode off keeps the first 32 characters.
   if (fault === 'nat-rule-name-varchar-32' && typeof stored.name === 'string')
