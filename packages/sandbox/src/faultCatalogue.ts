@@ -585,6 +585,27 @@ export const faultCatalogue = [
     description: 'The buckets are kept in a Set and serialised as such: the list answers {}.',
   },
   {
+    id: 'backup-hourly-hour-null',
+    rule: 'BACKUP-2',
+    mechanism: 'wrong-default',
+    description:
+      'An hourly schedule sent without an hour keeps hour null ("unused for hourly") instead of its documented default 20.',
+  },
+  {
+    id: 'backup-weekly-day-filled-sunday',
+    rule: 'BACKUP-2',
+    mechanism: 'wrong-default',
+    description:
+      'A weekly schedule sent without day_of_week gets Sunday (0) filled in; its documented default is none.',
+  },
+  {
+    id: 'backup-retention-capped-at-30',
+    rule: 'BACKUP-2',
+    mechanism: 'wrong-constant',
+    description:
+      "The plan's retention limit is applied silently: a retention_days past 30 is answered 200 and stored as 30, instead of kept or refused.",
+  },
+  {
     id: 'nat-rule-port-clamped-to-16-bits',
     rule: 'PATCH-1',
     mechanism: 'column-truncation',

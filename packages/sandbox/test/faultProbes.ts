@@ -679,6 +679,38 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => Array.isArray((a as Answer).json) && ((a as Answer).json as unknown[]).length > 0,
     faulty: (a) => status(200)(a) && (a as Answer).text === '{}',
   },
+  'backup-hourly-hour-null': {
+    observe: async (h) =>
+      (
+        (await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { schedule: { frequency: 'hourly' } } }))
+          .json as {
+          schedule: { hour: unknown };
+        }
+      ).schedule.hour,
+    correct: (o) => o === 20,
+    faulty: (o) => o === null,
+  },
+  'backup-weekly-day-filled-sunday': {
+    observe: async (h) =>
+      (
+        (await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { schedule: { frequency: 'weekly' } } }))
+          .json as {
+          schedule: { day_of_week: unknown };
+        }
+      ).schedule.day_of_week,
+    correct: (o) => o === null,
+    faulty: (o) => o === 0,
+  },
+  'backup-retention-capped-at-30': {
+    observe: async (h) =>
+      (
+        (await h.call('POST', paths.enableBackups(gpuVm(h)), { json: { retention_days: 35 } })).json as {
+          retention_days: unknown;
+        }
+      ).retention_days,
+    correct: (o) => o === 35,
+    faulty: (o) => o === 30,
+  },
   'nat-rule-port-clamped-to-16-bits': {
     observe: async (h) => {
       const answer = await h.call('PATCH', natRulePath(h), { json: { external_port: 70_000 } });

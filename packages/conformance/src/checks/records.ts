@@ -250,8 +250,8 @@ const FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
  */
 const SCHEDULE_PLACES = [
   { timezone: 'UTC', day_of_week: null },
-  { timezone: 'Europe/Berlin' },
-  { timezone: 'America/New_York', day_of_week: 3 },
+  { timezone: 'America/New_York' },
+  { timezone: 'Europe/Berlin', day_of_week: 3 },
 ] as const;
 type SchedulePlace = { readonly timezone: string; readonly day_of_week?: number | null };
 
@@ -275,7 +275,7 @@ checks.push(
       const vms = session.plan.gpuVmsForValues;
       if (vms.length === 0)
         return t.skip(
-          'profile lists fewer than 3 resources.gpuVmIds (the third to fifth carry explicit values)',
+          'profile lists fewer than 3 resources.gpuVmIds (the third to sixth carry explicit values)',
         );
       const op = session.operation('enableGpuVmBackups');
       // One body per VM, drawn from the run's seed: each VM can be enabled once.
@@ -287,10 +287,22 @@ checks.push(
         const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
         // The third sends a partial body (retention only) and a partial schedule (its frequency and
         // day only): the fields it leaves out take their documented defaults, not an ORM's column
-        // default, a zero value or the server's own zone.
+        // default, a zero value or the server's own zone. The first leaves out the hour of its
+        // hourly schedule ("hour ... 20" whatever the frequency, not a null "unused for hourly").
         const partial = index === 2;
-        const times = partial ? {} : { hour, minute, window_minutes };
+        const times = partial
+          ? {}
+          : index === 0
+            ? { minute, window_minutes }
+            : { hour, minute, window_minutes };
         const { retention_days, ...rest } = top;
+        // A fourth VM, where the profile lists one: a weekly schedule without its day (default
+        // none, not Sunday) and a retention past a month (kept as sent, or refused; never capped).
+        if (index === 3)
+          return {
+            vmId,
+            body: { retention_days: 35, schedule: { frequency: 'weekly', timezone: 'Europe/Berlin' } },
+          };
         return {
           vmId,
           body: {
@@ -333,6 +345,10 @@ checks.push(
               return notApplicable(
                 `the time zone ${zone} was refused (400): which zone names a target accepts is not shown`,
               );
+            if (exchange.response.status === 400 && body.retention_days > 30)
+              return notApplicable(
+                `a retention of ${body.retention_days} days was refused (400): the bounds of retention_days are not shown`,
+              );
             expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
             t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);
           }
@@ -372,6 +388,12 @@ checks.push(
                 ([f, v]) =>
                   `schedule.${f} not sent, so its default ${JSON.stringify(v)}, shows ${JSON.stringify(schedule[f])}`,
               ),
+            // "day_of_week | integer | no, nullable | none": no day is invented for a schedule sent without one.
+            ...(!('day_of_week' in sentSchedule) && (schedule.day_of_week ?? null) !== null
+              ? [
+                  `schedule.day_of_week not sent (its default is none), shows ${JSON.stringify(schedule.day_of_week)}`,
+                ]
+              : []),
           ];
           if (mismatches.length > 0)
             throw new RuleViolation(

@@ -75,8 +75,8 @@ export function embeddedSandboxProfile(base: TargetProfile, allScopes: readonly 
     identities,
     resources: {
       ...resources,
-      // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency.
-      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 5),
+      // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency and a weekly one without its day.
+      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 6),
       deletableGpuVmIds: pad(resources.deletableGpuVmIds, 'vm-gpu-del', 3),
       releasableReservedIpIds: pad(resources.releasableReservedIpIds, 'rip-conf', 2),
       restoreIds: pad(resources.restoreIds, 'rst-conf', 1),

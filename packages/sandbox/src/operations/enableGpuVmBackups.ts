@@ -75,6 +75,23 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   }
   if (behaviour.fault === 'backup-default-retention-14' && sent.retention_days === undefined)
     body.retention_days = 14;
+  // The hourly scheduler has no use for an hour, so the model leaves it null when none is sent.
+  if (
+    behaviour.fault === 'backup-hourly-hour-null' &&
+    schedule.frequency === 'hourly' &&
+    sent.schedule?.hour === undefined
+  )
+    schedule.hour = null as unknown as number;
+  // A weekly schedule needs a day, so the model fills Sunday (0) when none is sent.
+  if (
+    behaviour.fault === 'backup-weekly-day-filled-sunday' &&
+    schedule.frequency === 'weekly' &&
+    sent.schedule?.day_of_week === undefined
+  )
+    schedule.day_of_week = 0;
+  // The plan's retention limit is applied silently instead of refusing the value.
+  if (behaviour.fault === 'backup-retention-capped-at-30' && (body.retention_days as number) > 30)
+    body.retention_days = 30;
   if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {
     schedule.window_minutes = 60;
   }
