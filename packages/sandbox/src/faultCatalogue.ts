@@ -606,6 +606,13 @@ export const faultCatalogue = [
       "The plan's retention limit is applied silently: a retention_days past 30 is answered 200 and stored as 30, instead of kept or refused.",
   },
   {
+    id: 'backup-day-counts-written-as-floats',
+    rule: 'RESP-1',
+    mechanism: 'wrong-serialisation',
+    description:
+      'A backup policy\'s day counts are computed by true division (hours / 24) and written with their fraction: "retention_days":7.0, which a typed client (Go\'s int) refuses.',
+  },
+  {
     id: 'nat-rule-port-clamped-to-16-bits',
     rule: 'PATCH-1',
     mechanism: 'column-truncation',
@@ -838,6 +845,13 @@ export const faultCatalogue = [
     mechanism: 'check-then-act-race',
     description:
       "A GPU VM's state is read, then the store round trip, then it is set to deleting: two deletes of one VM arriving together both pass the check and both are accepted as operations of their own.",
+  },
+  {
+    id: 'backup-enable-on-deleting-vm',
+    rule: 'STATE-1',
+    mechanism: 'soft-delete-not-filtered',
+    description:
+      'The backup service looks the GPU VM up without its state: backups are enabled (200) on a VM whose delete was accepted.',
   },
   {
     id: 'delete-lock-held-423',

@@ -89,9 +89,13 @@ export class ResponseWriter {
   private serialise(status: number, body: unknown): string {
     const text = JSON.stringify(this.decorate(body));
     const accepted = status === 202 && body && typeof body === 'object' && 'status' in body;
-    return this.behaviour.fault === 'acceptance-status-given-twice' && accepted
-      ? `{"status":"queued",${text.slice(1)}`
-      : text;
+    if (this.behaviour.fault === 'acceptance-status-given-twice' && accepted)
+      return `{"status":"queued",${text.slice(1)}`;
+    // The day counts of a backup policy computed by true division (hours / 24) are floats, which
+    // the serialiser writes with their fraction.
+    if (this.behaviour.fault === 'backup-day-counts-written-as-floats')
+      return text.replace(/"(retention_days|full_backup_interval_days)":(\d+)(?=[,}])/g, '"$1":$2.0');
+    return text;
   }
 
   /**

@@ -312,6 +312,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[202,409]',
     faulty: (o) => JSON.stringify(o) === '[202,202]',
   },
+  'backup-enable-on-deleting-vm': {
+    observe: async (h) => {
+      const vmId = deletableVm(h);
+      await h.call('DELETE', paths.gpuVm(vmId), { idempotencyKey: 'delete-then-enable' });
+      return (await h.call('POST', paths.enableBackups(vmId), { json: {} })).status;
+    },
+    correct: (o) => o === 409,
+    faulty: (o) => o === 200,
+  },
   'delete-lock-held-423': {
     observe: async (h) => {
       const path = paths.gpuVm(deletableVm(h));
@@ -710,6 +719,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
       ).retention_days,
     correct: (o) => o === 35,
     faulty: (o) => o === 30,
+  },
+  'backup-day-counts-written-as-floats': {
+    observe: async (h) => (await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} })).text,
+    correct: (text) => /"retention_days":7[,}]/.test(text as string),
+    faulty: (text) => /"retention_days":7\.0[,}]/.test(text as string),
   },
   'nat-rule-port-clamped-to-16-bits': {
     observe: async (h) => {

@@ -51,8 +51,19 @@ function answerProblem(
     return `the answer gives a member twice with different values, which JSON parsers read differently: ${conflicts.slice(0, 3).join('; ')}`;
   if (mustErrors.length > 0)
     return `body does not match the spec's ${schema} schema: ${mustErrors.join('; ')}`;
+  const fraction = INTEGER_WITH_FRACTION.exec(response.bodyText);
+  if (fraction)
+    return `${fraction[1]} is written ${fraction[2]}: the document types it integer, and a typed client (Go's encoding/json into an int, for one) refuses a number written with a fraction or an exponent, though JSON Schema counts ${fraction[2]} an integer`;
   return undefined;
 }
+
+/**
+ * The documented integer fields of the records answered (ports, the backup policy's counts and
+ * schedule), written with a fraction or an exponent: `7.0` parses to 7 here, so only the text
+ * shows it.
+ */
+const INTEGER_WITH_FRACTION =
+  /"(retention_days|full_backup_interval_days|hour|minute|window_minutes|day_of_week|external_port|internal_port)"\s*:\s*(-?\d+(?:\.\d+(?:[eE][+-]?\d+)?|[eE][+-]?\d+))/;
 
 /**
  * RESP-1 applied to every answer of the run, not only to the requests RESP-1 makes itself (as

@@ -51,6 +51,22 @@ function consumedCases(session: Session): ConsumedCase[] {
           operationRequest(session.operation('deleteGpuVm'), session, 'probe', { pathIds: { vm_id: id } }),
         ),
     });
+  if (session.plan.deleteAccept)
+    cases.push({
+      what: 'a GPU VM whose delete was accepted, its backups enabled',
+      consume: async () => {
+        const { exchange, vmId } = await acceptedDelete(session);
+        return { exchange, id: vmId };
+      },
+      accepted: (status) => status === 202,
+      again: (id) =>
+        session.http.send(
+          operationRequest(session.operation('enableGpuVmBackups'), session, 'probe', {
+            pathIds: { vm_id: id },
+            body: '{}',
+          }),
+        ),
+    });
   if (session.plan.releaseAccept)
     cases.push({
       what: 'a reserved IP already released',

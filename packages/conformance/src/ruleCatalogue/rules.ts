@@ -1056,7 +1056,7 @@ export const rules: readonly RuleEntry[] = [
       '404 Not Found | The resource was not found.',
     ],
     latitude:
-      "No sentence says what a second delete of a deleting GPU VM or a second release of a released IP answers: 404 or 409 pass, and so does a 202 with the first delete's operation (the delete still in progress); a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused with 404 or 409 or answered with the same operation, not accepted as another nor refused with a status the document does not list. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
+      "No sentence says what a second delete of a deleting GPU VM, enabling its backups, or a second release of a released IP answers: 404 or 409 pass, and so does a 202 with the first delete's operation (the delete still in progress); a fresh 202/204 fails; checked as SHOULD. The run's delete goes out with a second delete of the same VM, with its own key, at the same moment: that one may be refused with 404 or 409 or answered with the same operation, not accepted as another nor refused with a status the document does not list. Enabling backups twice is BACKUP-1's (A-BACKUP-ENABLE-TWICE).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.deletableGpuVmIds or resources.releasableReservedIpIds'],
@@ -1089,7 +1089,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'All responses are JSON; a success returns the resource itself',
     quotes: ['All responses are JSON. A successful response returns the resource itself, not an envelope.'],
     latitude:
-      'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3. Reads sent with another Accept (XML, a browser list, plain text, */*) must still be answered JSON; a 406 with a JSON error body passes. JSON is read as RFC 8259 has it between systems: UTF-8, one Content-Type, and a name given twice in an object only with the same value both times.',
+      'Extra fields pass; schemas carrying x-assumptions are relaxed here and checked by RESP-3. Reads sent with another Accept (XML, a browser list, plain text, */*) must still be answered JSON; a 406 with a JSON error body passes. JSON is read as RFC 8259 has it between systems: UTF-8, one Content-Type, and a name given twice in an object only with the same value both times. A documented integer field (a port, a backup count or schedule field) written with a fraction or an exponent (`7.0`) fails: JSON Schema counts it an integer, but a typed client refuses it.',
     targets: ALL,
     threats: [
       {

@@ -33,7 +33,8 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
       NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId),
     );
   }
-  if (vm.state === 'deleting')
+  // The backup-enable-on-deleting-vm fault: the backup service reads the VM without its state.
+  if (vm.state === 'deleting' && behaviour.fault !== 'backup-enable-on-deleting-vm')
     return errorResult(409, `GPU VM ${vmId} is being deleted; backups cannot be enabled.`);
   // The upsert fault writes the policy whether or not one exists (INSERT ... ON CONFLICT UPDATE).
   if (vm.backupPolicy && behaviour.fault !== 'backup-enable-upserts') {
