@@ -10,8 +10,9 @@ import {
   namedWorkspaces,
 } from '../session/identities.js';
 import type { Session } from '../session/session.js';
+import type { ApiRequest } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
-import { type Check, defineCheck } from './check.js';
+import { type Check, type CheckContext, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
 import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 
@@ -59,30 +60,48 @@ checks.push(
   }),
 );
 
+/**
+ * Each lacking-scope request written another way the API's router may still serve while a guard
+ * keyed by the exact request misses it: refused or not found both pass; served never.
+ */
+async function respelledNeverServed(
+  t: CheckContext,
+  pairs: ReturnType<typeof lackingScope>,
+  respell: (request: ApiRequest, op: OperationEntry) => ApiRequest,
+  spelling: string,
+): Promise<void> {
+  const session = t.session;
+  await t.check(
+    fc.constantFrom(...pairs),
+    async ({ op, identity }) => {
+      const request = operationRequest(op, session, 'probe', { token: identity.token });
+      const exchange = await session.http.send(respell(request, op));
+      expectStatus(
+        exchange,
+        (s) => !is2xx(s),
+        `no 2xx: identity "${identity.name}" lacks ${op.scope}, ${spelling}`,
+      );
+      return observed;
+    },
+    { examples: pairs, independent: true },
+  );
+}
+
 checks.push(
   defineCheck(
     'SCOPE-1',
     'never serves an identity lacking the scope the same path with a trailing slash',
     async (t) => {
-      const session = t.session;
-      const pairs = lackingScope(session);
+      const pairs = lackingScope(t.session);
       if (pairs.length === 0)
         return t.skip('profile has no identity lacking the scope of a usable operation');
-      await t.check(
-        fc.constantFrom(...pairs),
-        async ({ op, identity }) => {
-          // A router without strict routing serves the path with a slash too; a guard bound to
-          // the exact path then never runs. Refused or not found both pass; served never.
-          const request = operationRequest(op, session, 'probe', { token: identity.token });
-          const exchange = await session.http.send({ ...request, path: `${request.path}/` });
-          expectStatus(
-            exchange,
-            (s) => !is2xx(s),
-            `no 2xx: identity "${identity.name}" lacks ${op.scope}, whatever the path's spelling (a 403, a 404 or a redirect passes)`,
-          );
-          return observed;
-        },
-        { examples: pairs, independent: true },
+      // A router without strict routing serves the path with a slash too; a guard bound to the
+      // exact path then never runs.
+      await respelledNeverServed(
+        t,
+        pairs,
+        (request) => ({ ...request, path: `${request.path}/` }),
+        "whatever the path's spelling (a 403, a 404 or a redirect passes)",
       );
     },
   ),
@@ -96,35 +115,27 @@ checks.push(
     'SCOPE-1',
     'never serves an identity lacking the scope the operation sent as POST with X-HTTP-Method-Override',
     async (t) => {
-      const session = t.session;
       // Deletes and updates only: a POST to a read's path may be another endpoint of its own (a
       // POST to the bucket list creates a bucket, with a scope the identity may hold).
-      const pairs = lackingScope(session).filter(({ op }) => OVERRIDDEN.has(op.method.toUpperCase()));
+      const pairs = lackingScope(t.session).filter(({ op }) => OVERRIDDEN.has(op.method.toUpperCase()));
       if (pairs.length === 0)
         return t.skip('profile has no identity lacking the scope of a usable delete or update');
-      await t.check(
-        fc.constantFrom(...pairs),
-        async ({ op, identity }) => {
-          // A framework that honours the override header runs the operation, while a gateway
-          // whose scope table is keyed by the method on the wire finds no entry for a POST.
-          const request = operationRequest(op, session, 'probe', { token: identity.token });
-          const exchange = await session.http.send({
-            ...request,
-            method: 'POST',
-            headers: { ...request.headers, 'x-http-method-override': op.method.toUpperCase() },
-          });
-          expectStatus(
-            exchange,
-            (s) => !is2xx(s),
-            `no 2xx: identity "${identity.name}" lacks ${op.scope}, however the method is spelled (a 403, a 404 or a 405 passes)`,
-          );
-          return observed;
-        },
-        { examples: pairs, independent: true },
+      // A framework that honours the override header runs the operation, while a gateway whose
+      // scope table is keyed by the method on the wire finds no entry for a POST.
+      await respelledNeverServed(
+        t,
+        pairs,
+        (request, op) => ({
+          ...request,
+          method: 'POST',
+          headers: { ...request.headers, 'x-http-method-override': op.method.toUpperCase() },
+        }),
+        'however the method is spelled (a 403, a 404 or a 405 passes)',
       );
     },
   ),
 );
+
 checks.push(
   defineCheck(
     'SCOPE-2',

@@ -21,13 +21,14 @@ interface ConsumedCase {
 
 function consumedCases(session: Session): ConsumedCase[] {
   const cases: ConsumedCase[] = [];
+  const consumedVm = async () => {
+    const { exchange, vmId } = await acceptedDelete(session);
+    return { exchange, id: vmId };
+  };
   if (session.plan.deleteAccept)
     cases.push({
       what: 'a GPU VM whose delete was accepted',
-      consume: async () => {
-        const { exchange, vmId } = await acceptedDelete(session);
-        return { exchange, id: vmId };
-      },
+      consume: consumedVm,
       accepted: (status) => status === 202,
       async expectAcceptedOnce() {
         const { exchange, together } = await acceptedDelete(session);
@@ -53,11 +54,8 @@ function consumedCases(session: Session): ConsumedCase[] {
     });
   if (session.plan.deleteAccept)
     cases.push({
-      what: 'a GPU VM whose delete was accepted, its backups enabled',
-      consume: async () => {
-        const { exchange, vmId } = await acceptedDelete(session);
-        return { exchange, id: vmId };
-      },
+      what: 'a GPU VM whose delete was accepted (enabling its backups)',
+      consume: consumedVm,
       accepted: (status) => status === 202,
       again: (id) =>
         session.http.send(
