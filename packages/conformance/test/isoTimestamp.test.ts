@@ -15,6 +15,8 @@ describe("the document's datetime, read strictly", () => {
     ['2026-11-25T06:10:00.123456789Z', true],
     ['2026-11-25t06:10:00z', true],
     ['2026-11-25T06:10:00+00:00', true],
+    ['2026-11-25T06:10:00.000+00', true],
+    ['2026-11-25T06:10:00+0000', false],
     ['2024-02-29T23:59:60Z', true],
     ['2024-01-01 10:00:00.123000+00:00', false],
     ['2026-11-25T06:10Z', false],
@@ -29,7 +31,9 @@ describe("the document's datetime, read strictly", () => {
     expect(isIsoDateTime(text)).toBe(valid);
   });
 
-  it('UTC only: Z or +00:00, never another offset', () => {
+  it('UTC only: Z, +00:00 or +00, never another offset', () => {
+    expect(isUtcDateTime('2026-11-25T06:10:00+00')).toBe(true);
+    expect(isUtcDateTime('2026-11-25T08:10:00+02')).toBe(false);
     expect(isUtcDateTime('2026-11-25T08:10:00+02:00')).toBe(false);
     expect(isIsoDateTime('2026-11-25T08:10:00+02:00')).toBe(true);
     expect(isUtcDateTime(1732515000)).toBe(false);

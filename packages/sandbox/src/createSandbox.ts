@@ -93,9 +93,11 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       ? 'space-separated'
       : variant === 'timestamps-with-offset'
         ? '+00:00'
-        : variant === 'timestamps-nanoseconds'
-          ? 'nanoseconds'
-          : 'Z',
+        : variant === 'timestamps-offset-hours'
+          ? '+00'
+          : variant === 'timestamps-nanoseconds'
+            ? 'nanoseconds'
+            : 'Z',
     {
       // A server in UTC+2 writing its local wall-clock time with Z (a fault), or one whose whole
       // clock runs 90 s ahead of the client's, consistently (a variant).

@@ -847,6 +847,13 @@ export const faultCatalogue = [
       "A GPU VM's state is read, then the store round trip, then it is set to deleting: two deletes of one VM arriving together both pass the check and both are accepted as operations of their own.",
   },
   {
+    id: 'workspace-id-read-from-body',
+    rule: 'ISO-1',
+    mechanism: 'parameter-pollution',
+    description:
+      'The handler reads merged parameters ({...query, ...body}): a workspace_id member of the body wins over the query parameter the workspace policy checked.',
+  },
+  {
     id: 'backup-enable-on-deleting-vm',
     rule: 'STATE-1',
     mechanism: 'soft-delete-not-filtered',

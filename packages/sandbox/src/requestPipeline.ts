@@ -178,7 +178,14 @@ export function createRequestListener(
     body: unknown,
   ): PendingResult => {
     const key = checked.idempotencyKey;
-    const request = { caller, workspaceId: checked.workspaceId, pathParameters, body, idempotencyKey: key };
+    // The workspace-id-read-from-body fault: the handler reads merged parameters ({...query,
+    // ...body}), so a body member named workspace_id wins over the query the policy checked.
+    const fromBody = (body as { workspace_id?: unknown } | undefined)?.workspace_id;
+    const workspaceId =
+      behaviour.fault === 'workspace-id-read-from-body' && typeof fromBody === 'string'
+        ? fromBody
+        : checked.workspaceId;
+    const request = { caller, workspaceId, pathParameters, body, idempotencyKey: key };
     if (key === undefined) return route.handler(request, services);
     // The idempotency-key-global fault leaves the workspace out of "the same request", so a key
     // reused in another workspace replays the first workspace's answer there.

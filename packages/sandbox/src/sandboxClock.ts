@@ -3,7 +3,7 @@
  * ISO 8601 in UTC), or with a space for `T` (a fault: what a default string conversion of a
  * database or language timestamp type writes).
  */
-export type TimestampNotation = 'Z' | '+00:00' | 'nanoseconds' | 'space-separated';
+export type TimestampNotation = 'Z' | '+00:00' | '+00' | 'nanoseconds' | 'space-separated';
 
 /**
  * Where the sandbox's clock stands: `skewMs` moves the whole server clock (timestamps and the
@@ -37,6 +37,8 @@ export class SandboxClock {
     switch (this.notation) {
       case '+00:00':
         return `${iso.slice(0, -1)}+00:00`;
+      case '+00':
+        return `${iso.slice(0, -1)}+00`;
       case 'nanoseconds':
         return `${iso.slice(0, -1)}${String(epochMs % 1000).padStart(3, '0')}417Z`;
       case 'space-separated':

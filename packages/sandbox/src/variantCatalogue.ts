@@ -46,6 +46,11 @@ export const variantCatalogue = [
     description: 'Timestamps are written with +00:00 instead of Z.',
   },
   {
+    id: 'timestamps-offset-hours',
+    gap: 'A-TIMESTAMP-UTC-NOTATION',
+    description: 'Timestamps write their UTC offset as hours alone (+00), as ISO 8601 allows.',
+  },
+  {
     id: 'timestamps-nanoseconds',
     gap: 'A-TIMESTAMP-UTC-NOTATION',
     description: 'Timestamps carry nine fraction digits (nanoseconds), as ISO 8601 allows.',

@@ -312,6 +312,22 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[202,409]',
     faulty: (o) => JSON.stringify(o) === '[202,202]',
   },
+  'workspace-id-read-from-body': {
+    // The preflight in the primary workspace, with the denied workspace named in the body.
+    observe: async (h) =>
+      (
+        (
+          await h.call('POST', paths.eligibility, {
+            json: {
+              sku_code: h.profile.billing?.skuCode ?? 'x',
+              workspace_id: h.profile.workspaces.billingDenied,
+            },
+          })
+        ).json as { allowed?: unknown }
+      ).allowed,
+    correct: (o) => o === true,
+    faulty: (o) => o === false,
+  },
   'backup-enable-on-deleting-vm': {
     observe: async (h) => {
       const vmId = deletableVm(h);

@@ -301,6 +301,11 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     withVariant: (o) =>
       String(record(o).submitted_at).endsWith('+00:00') && isUtcTimestamp(record(o).submitted_at),
   },
+  'timestamps-offset-hours': {
+    observe: (h) => createVm(h, h.profile.workspaces.primary),
+    byDefault: (o) => String(record(o).submitted_at).endsWith('Z'),
+    withVariant: (o) => /T\d\d:\d\d:\d\d\.\d{3}\+00$/.test(String(record(o).submitted_at)),
+  },
   'timestamps-nanoseconds': {
     observe: (h) => createVm(h, h.profile.workspaces.primary),
     byDefault: (o) => /\.\d{3}Z$/.test(String(record(o).submitted_at)),

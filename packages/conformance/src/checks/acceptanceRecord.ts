@@ -29,7 +29,7 @@ export function expectFreshAcceptance(exchange: Exchange, plausibility: Timestam
     );
   if (!isUtcDateTime(record.submitted_at)) {
     throw new RuleViolation(
-      `submitted_at ${JSON.stringify(record.submitted_at)} is not an ISO 8601 UTC timestamp (Z or +00:00)`,
+      `submitted_at ${JSON.stringify(record.submitted_at)} is not an ISO 8601 UTC timestamp (Z, +00:00 or +00)`,
       exchange,
     );
   }

@@ -270,6 +270,46 @@ checks.push(
   ),
 );
 
+checks.push(
+  defineCheck(
+    'ISO-1',
+    'never lets a workspace_id member of the body move a request to another workspace',
+    async (t) => {
+      const session = t.session;
+      const { primary, billingDenied } = session.profile.workspaces;
+      if (!billingDenied) return t.skip('profile has no workspaces.billingDenied');
+      const op = session.operation('checkResourceEligibility');
+      // A handler reading merged parameters ({...query, ...body}) takes the body's workspace,
+      // after the workspace policy checked the query's. The preflight shows which workspace
+      // answered: the denied one says no where the primary says yes.
+      await t.check(
+        fc.constantFrom(billingDenied),
+        async (other): Promise<CaseVerdict> => {
+          const plain = operationRequest(op, session, 'positive');
+          const own = await session.http.send(plain);
+          const body = { ...(JSON.parse(plain.body ?? '{}') as object), workspace_id: other };
+          const moved = await session.http.send({ ...plain, body: JSON.stringify(body) });
+          const decision = (exchange: Exchange) =>
+            (exchange.response.json as { allowed?: unknown } | null)?.allowed;
+          if (!is2xx(own.response.status) || decision(own) !== true)
+            return notApplicable(
+              `the preflight in workspace ${primary} answered ${own.response.status} ${JSON.stringify(decision(own))}, not an allowing decision to compare with`,
+            );
+          // Refusing the member it does not know is as good as ignoring it.
+          if (!is2xx(moved.response.status)) return observed;
+          if (decision(moved) !== true)
+            throw new RuleViolation(
+              `the preflight with workspace_id=${primary} in the query and "workspace_id": "${other}" in the body answered ${JSON.stringify(decision(moved))}, where workspace ${primary} is allowed: the body's member, not the query's parameter, chose the workspace ("Every request carries a \`workspace_id\` query parameter that scopes it")`,
+              moved,
+            );
+          return observed;
+        },
+        { examples: [billingDenied], maxRuns: 1 },
+      );
+    },
+  ),
+);
+
 /** Identities that may read both workspaces' lists, broadest first, at most three (different tokens). */
 function listReaders(session: Session, scope: string): NamedIdentity[] {
   const { primary, secondary } = session.profile.workspaces;

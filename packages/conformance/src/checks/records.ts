@@ -256,14 +256,20 @@ const SCHEDULE_PLACES = [
 type SchedulePlace = { readonly timezone: string; readonly day_of_week?: number | null };
 
 /** A full enable-backups body inside ranges every implementation accepts (A-POSITIVE-BACKUP-VALUES). */
-const explicitBackupValues = fc.record({
-  retention_days: fc.integer({ min: 1, max: 14 }),
-  full_backup_interval_days: fc.integer({ min: 1, max: 7 }),
-  incremental_enabled: fc.boolean(),
-  hour: fc.integer({ min: 0, max: 23 }),
-  minute: fc.integer({ min: 0, max: 59 }),
-  window_minutes: fc.integer({ min: 30, max: 60 }),
-});
+const explicitBackupValues = fc
+  .record({
+    retention_days: fc.integer({ min: 1, max: 14 }),
+    full_backup_interval_days: fc.integer({ min: 1, max: 7 }),
+    incremental_enabled: fc.boolean(),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    window_minutes: fc.integer({ min: 30, max: 60 }),
+  })
+  // A full backup no rarer than the retention keeps one (a target may refuse an interval past it).
+  .map((values) => ({
+    ...values,
+    full_backup_interval_days: Math.min(values.full_backup_interval_days, values.retention_days),
+  }));
 
 checks.push(
   defineCheck(
@@ -306,7 +312,8 @@ checks.push(
         return {
           vmId,
           body: {
-            retention_days,
+            // The partial body's full backups come every 7 days (the default): no rarer than its retention.
+            retention_days: partial ? Math.max(retention_days, 7) : retention_days,
             ...(partial ? {} : { ...rest, incremental_enabled }),
             // Who asked is not a field of the policy record: sent (the body documents it), not compared.
             ...(index === 1 ? { requested_by: 'conformance-suite' } : {}),

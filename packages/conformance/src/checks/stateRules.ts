@@ -97,9 +97,12 @@ checks.push(
         return t.skip(
           'profile lists no resources.deletableGpuVmIds and no resources.releasableReservedIpIds',
         );
+      // Drawn by what each case is, so a counterexample reads as words, not as its functions.
+      const byWhat = new Map(cases.map((c) => [c.what, c]));
       await t.check(
-        fc.constantFrom(...cases),
-        async (c): Promise<CaseVerdict> => {
+        fc.constantFrom(...byWhat.keys()),
+        async (what): Promise<CaseVerdict> => {
+          const c = byWhat.get(what) as ConsumedCase;
           const { exchange: firstExchange, id } = await c.consume();
           if (!c.accepted(firstExchange.response.status))
             return notApplicable(
@@ -119,7 +122,7 @@ checks.push(
             );
           return observed;
         },
-        { examples: cases, maxRuns: 1 },
+        { examples: [...byWhat.keys()], maxRuns: 1 },
       );
     },
   ),

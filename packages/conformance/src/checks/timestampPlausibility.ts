@@ -1,3 +1,4 @@
+import { instantOf } from '../spec/isoTimestamp.js';
 import type { Exchange } from '../transport/exchange.js';
 import { RuleViolation } from './ruleViolation.js';
 
@@ -18,7 +19,7 @@ function minutes(ms: number): string {
  */
 export function expectGeneratedNow(exchange: Exchange, field: string, value: unknown): void {
   if (typeof value !== 'string') return;
-  const at = Date.parse(value);
+  const at = instantOf(value);
   if (Number.isNaN(at)) return;
   const dateHeader = exchange.response.headers.date;
   const serverNow = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
@@ -56,7 +57,7 @@ function serverNow(exchange: Exchange): { at: number; tolerance: number; against
  */
 export function expectNotInFuture(exchange: Exchange, field: string, value: unknown): void {
   if (typeof value !== 'string') return;
-  const at = Date.parse(value);
+  const at = instantOf(value);
   if (Number.isNaN(at)) return;
   const now = serverNow(exchange);
   if (at - now.at > now.tolerance)
@@ -73,8 +74,8 @@ export function expectInOrder(
   earlier: string,
   later: string,
 ): void {
-  const a = typeof record[earlier] === 'string' ? Date.parse(record[earlier] as string) : Number.NaN;
-  const b = typeof record[later] === 'string' ? Date.parse(record[later] as string) : Number.NaN;
+  const a = typeof record[earlier] === 'string' ? instantOf(record[earlier] as string) : Number.NaN;
+  const b = typeof record[later] === 'string' ? instantOf(record[later] as string) : Number.NaN;
   if (!Number.isNaN(a) && !Number.isNaN(b) && b < a)
     throw new RuleViolation(
       `${later} ${String(record[later])} is before ${earlier} ${String(record[earlier])} in the same record`,

@@ -507,6 +507,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'global-key-space',
         how: "Idempotency answers are stored under the `X-Idempotency-Key` alone, so a request through another workspace with the same key is replayed the first workspace's operation record, naming its VM.",
       },
+      {
+        mechanism: 'parameter-pollution',
+        how: 'The handler reads merged parameters (`{...query, ...body}`), so a `workspace_id` member of the body wins over the query parameter the workspace policy checked.',
+      },
     ],
   },
   {
@@ -551,7 +555,7 @@ export const rules: readonly RuleEntry[] = [
       'Types: `datetime` is an ISO 8601 timestamp in UTC.',
     ],
     latitude:
-      "UTC written as `Z` or `+00:00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged. Besides its own create and delete, every operation the run saw accepted (any workspace, any check) is held to status `accepted` and a UTC submitted_at in its first answer; a retry's answer may report the operation as it stands now.",
+      "UTC written as `Z`, `+00:00` or `+00` (A-TIMESTAMP-UTC-NOTATION). A fresh `submitted_at` names about now: within 5 minutes of the answer's Date header, or 10 minutes of this machine's clock without one (A-TIMESTAMP-PLAUSIBILITY); on Prism, whose records are fixed examples, only the form is judged. Besides its own create and delete, every operation the run saw accepted (any workspace, any check) is held to status `accepted` and a UTC submitted_at in its first answer; a retry's answer may report the operation as it stands now.",
     targets: ALL,
     needs: ['mutations: true'],
     threats: [
@@ -1308,7 +1312,7 @@ export const rules: readonly RuleEntry[] = [
       'Response 200: backup policy record.',
     ],
     latitude:
-      "Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial body (retention_days only) with a partial schedule (frequency weekly and day_of_week 3 only): the fields it leaves out must show their documented defaults (full backups every 7 days, incremental true; UTC, 20, 0, 30). The first VM's hourly schedule leaves out its hour (20 by default whatever the frequency). A sixth GPU VM, where listed, gets a weekly schedule without day_of_week and a retention of 35 days: no day is invented (its default is none), and the retention is kept as sent or refused (a 400 is no verdict), never capped. A schedule sent without day_of_week never shows one.",
+      "Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days and never past the retention, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial body (retention_days only, at least 7 days) with a partial schedule (frequency weekly and day_of_week 3 only): the fields it leaves out must show their documented defaults (full backups every 7 days, incremental true; UTC, 20, 0, 30). The first VM's hourly schedule leaves out its hour (20 by default whatever the frequency). A sixth GPU VM, where listed, gets a weekly schedule without day_of_week and a retention of 35 days: no day is invented (its default is none), and the retention is kept as sent or refused (a 400 is no verdict), never capped. A schedule sent without day_of_week never shows one.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to sixth GPU VM without a backup policy)'],

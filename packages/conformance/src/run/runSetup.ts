@@ -213,7 +213,9 @@ async function provisioned(
     onStderrLine: (line) => notice(`provision: ${line}`),
   });
   const counts = Object.entries(resources)
-    .map(([field, list]) => `${(list as readonly unknown[]).length} ${field}`)
+    .map(([field, value]) =>
+      Array.isArray(value) ? `${value.length} ${field}` : `${field}: ${String(value)}`,
+    )
     .join(', ');
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   notice(

@@ -262,7 +262,7 @@ export interface components {
     };
     /**
      * Format: date-time
-     * @description An ISO 8601 timestamp in UTC (the document's `datetime`). The notation of the UTC offset (`Z` or `+00:00`) is not fixed by the document; both mean UTC.
+     * @description An ISO 8601 timestamp in UTC (the document's `datetime`). The notation of the UTC offset (`Z`, `+00:00` or `+00`) is not fixed by the document; all mean UTC.
      * @example 2026-11-21T09:30:00Z
      */
     readonly Timestamp: string;
