@@ -154,6 +154,27 @@ const BillingSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * "Request body fields: name, plan_id, template_id, os_distro, os_type, cpu, ram_mb. Which of
+ * these fields are mandatory, and further optional fields: not shown." Nor which plans and
+ * templates exist: a target with a catalog of its own says here what a create sends.
+ */
+const CreateCloudVmBodySchema = Type.Object(
+  {
+    plan_id: Type.ReadonlyOptional(NonEmptyString()),
+    template_id: Type.ReadonlyOptional(NonEmptyString()),
+    os_distro: Type.ReadonlyOptional(NonEmptyString()),
+    os_type: Type.ReadonlyOptional(NonEmptyString()),
+    cpu: Type.ReadonlyOptional(Type.Integer()),
+    ram_mb: Type.ReadonlyOptional(Type.Integer()),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'The body of every cloud VM create the run sends (default: plan-std-2c-4g, tpl-ubuntu-2404, ubuntu, linux, 2 CPUs, 4096 MB), for a target whose plans, templates or further fields are its own (the document shows neither which fields are mandatory nor which values exist). The suite adds a name of its own to each create (conformance-<random>, a host name label); further members are sent as given.',
+  },
+);
+
 const UnsupportedRuleSchema = Type.Object(
   {
     id: Type.Readonly(Type.String({ pattern: '^[A-Z]+-\\d+$' })),
@@ -181,6 +202,7 @@ function buildTargetProfileSchema(scopes: readonly string[]) {
       resources: Type.ReadonlyOptional(ResourcesSchema),
       provision: Type.ReadonlyOptional(ProvisionSchema),
       billing: Type.Readonly(BillingSchema),
+      createCloudVmBody: Type.ReadonlyOptional(CreateCloudVmBodySchema),
       mutations: Type.ReadonlyOptional(Type.Boolean()),
       allowProduction: Type.ReadonlyOptional(Type.Boolean()),
       requestTimeoutMs: Type.ReadonlyOptional(Type.Integer({ minimum: 100, maximum: 600000 })),

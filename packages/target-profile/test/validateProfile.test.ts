@@ -184,7 +184,7 @@ describe('validateProfile: the schema', () => {
       ...profileProblems({ ...minimal, environment: token }),
     ];
     expect(problems).toContain(
-      `(root): unknown field (a key that looks like a token) (check its spelling against ${targetProfileSchemaPath}; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)`,
+      `(root): unknown field (a key that looks like a token) (check its spelling against ${targetProfileSchemaPath}; the fields allowed here are $schema, name, baseUrl, environment, identities, revokedToken, otherEnvironmentToken, workspaces, resources, provision, billing, createCloudVmBody, mutations, allowProduction, requestTimeoutMs, preflightTimeoutMs, rateLimitPerSecond, concurrency, maxResponseBytes, strict, unsupportedRules)`,
     );
     expect(problems).toContain(
       'identities.(a key that looks like a token).scopes: "x" must be "all" or a list',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { cloudVmBodies } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { identityWith } from '../session/identities.js';
 import type { Exchange } from '../transport/exchange.js';
@@ -11,8 +12,6 @@ import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
 import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
 
 // Made once (see generate/authorization.ts): a string arbitrary is costly to make, not to reuse.
-// A host name label: letters, digits and inner hyphens (a target may name hosts after its VMs).
-const vmNameStem = fc.stringMatching(/^[a-z][a-z0-9-]{1,11}[a-z0-9]$/);
 
 const checks: Check[] = [];
 
@@ -169,18 +168,10 @@ checks.push(
       const session = t.session;
       const op = session.operation('createCloudVm');
       await t.check(
-        fc.record({ name: vmNameStem, cpu: fc.constantFrom(1, 2, 4) }),
-        async ({ name, cpu }) => {
+        cloudVmBodies(session.profile),
+        async (vm) => {
           const key = randomUUID();
-          const body = JSON.stringify({
-            name: `conformance-${name}`,
-            plan_id: 'plan-std-2c-4g',
-            template_id: 'tpl-ubuntu-2404',
-            os_distro: 'ubuntu',
-            os_type: 'linux',
-            cpu,
-            ram_mb: 4096,
-          });
+          const body = JSON.stringify(vm);
           const request = operationRequest(op, session, 'probe', { idempotencyKey: key, body });
           // The first answer is treated as lost in the network: the caller never saw it and retries.
           const lost = await session.http.send(request);

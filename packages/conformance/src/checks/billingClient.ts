@@ -1,5 +1,6 @@
 import { ApiError, BillingBlockedError, createCloudClient } from '@cloud-api/client';
 import fc from 'fast-check';
+import { cloudVmBodies, cloudVmBody } from '../generate/cloudVmBody.js';
 import type { Session } from '../session/session.js';
 import { notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -73,16 +74,6 @@ function clientFor(session: Session, options: { decision?: DecisionOverride; wor
   };
 }
 
-const createBody = fc.record({
-  name: fc.stringMatching(/^conformance-[a-z0-9]{1,8}$/),
-  plan_id: fc.constantFrom('plan-std-2c-4g', 'plan-std-4c-8g'),
-  template_id: fc.constant('tpl-ubuntu-2404'),
-  os_distro: fc.constant('ubuntu'),
-  os_type: fc.constant('linux'),
-  cpu: fc.integer({ min: 1, max: 8 }),
-  ram_mb: fc.constantFrom(1024, 2048, 4096),
-});
-
 function describeLog(log: readonly RecordedRequest[]): string {
   return (
     log
@@ -110,7 +101,7 @@ checks.push(
       const { primary, billingDenied } = session.profile.workspaces;
       const workspaces = [primary, ...(billingDenied ? [billingDenied] : [])];
       await t.check(
-        fc.tuple(fc.constantFrom(...workspaces), createBody),
+        fc.tuple(fc.constantFrom(...workspaces), cloudVmBodies(session.profile)),
         async ([workspaceId, body]) => {
           const probe = clientFor(session, { workspaceId });
           const { client, log } = probe;
@@ -166,18 +157,7 @@ checks.push(
         },
         {
           maxRuns: 1,
-          examples: workspaces.map((ws) => [
-            ws,
-            {
-              name: 'conformance-a',
-              plan_id: 'plan-std-2c-4g',
-              template_id: 'tpl-ubuntu-2404',
-              os_distro: 'ubuntu',
-              os_type: 'linux',
-              cpu: 2,
-              ram_mb: 4096,
-            },
-          ]),
+          examples: workspaces.map((ws) => [ws, cloudVmBody(session.profile)]),
         },
       );
     },
@@ -201,7 +181,7 @@ checks.push(
     async (t) => {
       const session = t.session;
       await t.check(
-        fc.tuple(fc.constantFrom(...overrides), createBody),
+        fc.tuple(fc.constantFrom(...overrides), cloudVmBodies(session.profile)),
         async ([decision, body]) => {
           const probe = clientFor(session, { decision });
           const { client, log } = probe;
@@ -225,18 +205,7 @@ checks.push(
           return observed;
         },
         {
-          examples: overrides.map((o) => [
-            o,
-            {
-              name: 'conformance-b',
-              plan_id: 'plan-std-2c-4g',
-              template_id: 'tpl-ubuntu-2404',
-              os_distro: 'ubuntu',
-              os_type: 'linux',
-              cpu: 2,
-              ram_mb: 4096,
-            },
-          ]),
+          examples: overrides.map((o) => [o, cloudVmBody(session.profile)]),
           // Each case is one client's preflight and the create it must withhold: nothing is shared.
           independent: true,
         },
@@ -249,7 +218,7 @@ checks.push(
   defineCheck('BILL-3', 'the client makes a fresh preflight immediately before each create', async (t) => {
     const session = t.session;
     await t.check(
-      fc.array(createBody, { minLength: 2, maxLength: 2 }),
+      fc.array(cloudVmBodies(session.profile), { minLength: 2, maxLength: 2 }),
       async (bodies) => {
         const probe = clientFor(session);
         const { log } = probe;
@@ -287,7 +256,7 @@ checks.push(
     async (t) => {
       const session = t.session;
       await t.check(
-        createBody,
+        cloudVmBodies(session.profile),
         async (body) => {
           const probe = clientFor(session);
           const { log } = probe;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OperationEntry } from '@cloud-api/spec';
 import type { Session } from '../session/session.js';
 import type { ApiRequest } from '../transport/exchange.js';
+import { cloudVmBody } from './cloudVmBody.js';
 
 /** Operations whose success changes state on the target. */
 export const MUTATING_OPERATIONS: ReadonlySet<string> = new Set([
@@ -77,15 +78,7 @@ export function defaultBody(op: OperationEntry, session: Session): unknown {
     case 'checkResourceEligibility':
       return { sku_code: session.profile.billing.skuCode };
     case 'createCloudVm':
-      return {
-        name: `conformance-${randomUUID().slice(0, 8)}`,
-        plan_id: 'plan-std-2c-4g',
-        template_id: 'tpl-ubuntu-2404',
-        os_distro: 'ubuntu',
-        os_type: 'linux',
-        cpu: 2,
-        ram_mb: 4096,
-      };
+      return cloudVmBody(session.profile);
     case 'enableGpuVmBackups':
     case 'updateNatPortForwardingRule':
       return {};
