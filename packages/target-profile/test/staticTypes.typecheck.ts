@@ -53,6 +53,14 @@ interface ExpectedTargetProfile {
   readonly resources?: ExpectedResources;
   readonly provision?: ExpectedProvisionCommand;
   readonly billing: { readonly skuCode: string };
+  readonly createCloudVmBody?: {
+    readonly plan_id?: string;
+    readonly template_id?: string;
+    readonly os_distro?: string;
+    readonly os_type?: string;
+    readonly cpu?: number;
+    readonly ram_mb?: number;
+  };
   readonly mutations?: boolean;
   readonly allowProduction?: boolean;
   readonly requestTimeoutMs?: number;
