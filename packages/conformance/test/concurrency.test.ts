@@ -51,8 +51,12 @@ async function recordedRun(concurrency: number, rules = SEQUENTIAL_RULES): Promi
       // Idempotency keys, names and missing-resource IDs are fresh on every run: only their
       // presence is compared. Tokens are compared by the identity they belong to, never printed.
       const key = req.headers['x-idempotency-key'] === undefined ? 'no key' : 'key';
+      // A run's VM names carry a tag of the run (conformance-<6 hex>-<drawn>): the tag is fresh,
+      // what follows it is drawn from the seed and compared.
       const fresh = (text: string): string =>
-        text.replace(/(conformance-(?:[a-z_]+-)*)[0-9a-f]{8}(?![0-9a-z])/g, '$1<fresh>');
+        text
+          .replace(/"conformance-[0-9a-f]{6}-([a-z0-9]{1,8})"/g, '"conformance-<run>-$1"')
+          .replace(/(conformance-(?:[a-z_]+-)*)[0-9a-f]{8}(?![0-9a-z])/g, '$1<fresh>');
       requests.push(
         fresh(
           `${req.method} ${req.url} as=${identityOf(req.headers.authorization)} type=${req.headers['content-type'] ?? '-'} ${key} ${body}`,
