@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { cloudVmBodies } from '../generate/cloudVmBody.js';
+import { cloudVmBodies, cloudVmBody } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { identityWith } from '../session/identities.js';
 import type { Exchange } from '../transport/exchange.js';
@@ -270,6 +270,44 @@ checks.push(
             throw new RuleViolation(
               `a create in workspace ${primary} and then one in workspace ${secondary}, each with its own X-Idempotency-Key, were answered with the same ${shared.join(' and ')}: two operations, one identifier`,
               second.exchange,
+            );
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'ASYNC-4',
+    'two creates with the same body, each with its own key, are two operations, or the second is refused',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const op = session.operation('createCloudVm');
+      await t.check(
+        fc.constant('the same body twice'),
+        async (): Promise<CaseVerdict> => {
+          // A store that remembers answers by the request instead of its key answers the second
+          // with the first's operation. A target may refuse a second VM of the same name: a
+          // refusal keeps the operations apart too.
+          const body = JSON.stringify(cloudVmBody(session.profile));
+          const send = () => session.http.send(operationRequest(op, session, 'probe', { body }));
+          const first = await send();
+          const one = acceptanceIds(first);
+          if (!one)
+            return notApplicable(`the create answered ${first.response.status} without an acceptance record`);
+          t.recordCreated('cloud VM', one.vmId, CLOUD_VM_NOT_CLEANED);
+          const second = await send();
+          const two = acceptanceIds(second);
+          if (!two) return observed;
+          if (two.vmId !== one.vmId) t.recordCreated('cloud VM', two.vmId, CLOUD_VM_NOT_CLEANED);
+          if (two.operationId === one.operationId || two.vmId === one.vmId)
+            throw new RuleViolation(
+              `a second create with the same body and an X-Idempotency-Key of its own was answered with the first's ${two.operationId === one.operationId ? `operation ${JSON.stringify(one.operationId)}` : `VM ${JSON.stringify(one.vmId)}`}: answers are kept by the request, not by the key, so the second create never started`,
+              second,
             );
           return observed;
         },

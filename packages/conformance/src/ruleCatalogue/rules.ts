@@ -611,7 +611,7 @@ export const rules: readonly RuleEntry[] = [
       '`string` identifiers are opaque.',
     ],
     latitude:
-      "Identifiers are opaque, so nothing is read into their form; but an operation polled by its `operation_id` must be the only one with it. Judged on every acceptance record answered during the run, whichever check caused it, and on a create in each of two workspaces, one after the other. One operation is a create with one X-Idempotency-Key (a retry or replay with the key is the same operation) or a delete of one VM (a second delete answered with the first's record is STATE-1's to judge). Overlapping creates are CONC-2's; a key reused in another workspace is ISO-1's. Fewer than two accepted operations: inconclusive.",
+      "Identifiers are opaque, so nothing is read into their form; but an operation polled by its `operation_id` must be the only one with it. Judged on every acceptance record answered during the run, whichever check caused it, on a create in each of two workspaces, one after the other, and on two creates with the same body and keys of their own (the second may be refused, a VM name being taken; never answered with the first's operation). One operation is a create with one X-Idempotency-Key (a retry or replay with the key is the same operation) or a delete of one VM (a second delete answered with the first's record is STATE-1's to judge). Overlapping creates are CONC-2's; a key reused in another workspace is ISO-1's. Fewer than two accepted operations: inconclusive.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true'],
