@@ -143,12 +143,15 @@ checks.push(
     async (t) => {
       const session = t.session;
       const { primary, secondary } = session.profile.workspaces;
+      // Every read in the primary workspace, where the resources live, before any through the
+      // secondary: a not-found answer cached without its workspace then hides a resource that was
+      // served (ISO-1 tells it from a resource that is gone by what the run saw served first).
       const cases = accessCases(
         session,
         'positive',
         [primary, secondary],
         (op, identity, workspace) => hasScope(identity, op.scope) && allowsWorkspace(identity, workspace),
-      );
+      ).sort((a, b) => Number(a.workspace !== primary) - Number(b.workspace !== primary));
       if (cases.length === 0)
         return t.skip('profile has no identity holding the scope of a usable operation');
       await t.check(
