@@ -59,6 +59,44 @@ describe('runCheck: one registry check against a fake transport, to a typed resu
     expect(http.sent.length).toBeGreaterThan(0);
   });
 
+  it('names, on a pass, each operation SCOPE-1 could not probe because no identity lacks its scope', async () => {
+    const scope1 = findCheck('SCOPE-1 answers 403 to every (operation, identity lacking its scope) pair');
+    const http = fakeTransport(() => ({ status: 403, body: { detail: 'forbidden' } }));
+    const environment = environmentWith(http);
+    // A bucket reader lacks billing.read, but nothing lacks object-storage.read; and the profile
+    // names no restore (a read-only profile's writes are not gaps: it says so itself).
+    const partial = {
+      ...environment,
+      session: {
+        ...environment.session,
+        profile: {
+          ...profile,
+          identities: {
+            ...profile.identities,
+            reader: { token: `${TOKEN}-reader`, scopes: ['object-storage.read'], workspaces: 'all' as const },
+          },
+        },
+      },
+    };
+    const { result } = await runCheck(
+      scope1 ?? expect.fail('SCOPE-1 is not in the registry'),
+      partial,
+      never,
+    );
+    expect(result.verdict).toEqual({ state: 'passed' });
+    expect(http.sent.map((request) => request.path)).toContain('/billing/resource-eligibility');
+    expect(result.gaps).toEqual([
+      {
+        what: 'listBuckets: no identity allowed on workspace 1042 lacks object-storage.read',
+        remedy: 'add an identity allowed on workspace 1042 that lacks object-storage.read',
+      },
+      {
+        what: 'getCloudVmSnapshotRestore: the profile names no resource for it (resources.restoreIds)',
+        remedy: 'add resources.restoreIds to the profile, or a provision command that hands one out',
+      },
+    ]);
+  });
+
   it('is skipped with the reason when the profile declares the rule unsupported', async () => {
     const http = fakeTransport(() => ({ status: 400, body: { detail: 'no' } }));
     const environment = environmentWith(http);

@@ -109,6 +109,19 @@ describe('verdict rules (src/run/verdict.ts)', () => {
     ).toBe('passed');
   });
 
+  it('a pass that left part of its rule unchecked passes leniently, fails the strict gate, and says what', () => {
+    const gap = { what: 'getCloudVmSnapshotRestore: no identity lacks vm.read', remedy: 'add one' };
+    const tests = [check('WS-1', 'passed'), check('SCOPE-1', 'passed', { gaps: [gap] })];
+    expect(verdictFor(tests).verdict).toBe('passed');
+    const strict = verdictFor(tests, true);
+    expect(strict.verdict).toBe('failed');
+    expect(strict.gate.problems).toEqual([
+      'SCOPE-1 passed without checking getCloudVmSnapshotRestore: no identity lacks vm.read (what to do: add one)',
+    ]);
+    // A failed rule's gaps add nothing: the failure already decides.
+    expect(gateOf(true, ruleOutcomes([check('SCOPE-1', 'failed', { gaps: [gap] })])).problems).toEqual([]);
+  });
+
   it('maps verdicts to exit codes 0, 1, 3', () => {
     expect(exitCodeOf({ verdict: 'passed' })).toBe(EXIT_CODES.passed);
     expect(exitCodeOf({ verdict: 'failed' })).toBe(1);

@@ -15,6 +15,7 @@ import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
 import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import { reportUnreachedOperations } from './unreachedOperations.js';
 
 const notRefused = (status: number): boolean => status !== 401 && status !== 403;
 
@@ -46,6 +47,12 @@ checks.push(
     const session = t.session;
     const pairs = lackingScope(session);
     if (pairs.length === 0) return t.skip('profile has no identity lacking the scope of a usable operation');
+    const { primary } = session.profile.workspaces;
+    // A guard can be missing on one service only: every operation no pair reaches is named.
+    reportUnreachedOperations(t, 'probe', new Set(pairs.map(({ op }) => op.operationId)), (op) => ({
+      why: `no identity allowed on workspace ${primary} lacks ${op.scope}`,
+      remedy: `add an identity allowed on workspace ${primary} that lacks ${op.scope}`,
+    }));
     await t.check(
       fc.constantFrom(...pairs),
       async ({ op, identity }) => {
@@ -191,6 +198,10 @@ checks.push(
       );
       if (cases.length === 0)
         return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
+      reportUnreachedOperations(t, 'probe', new Set(cases.map(({ op }) => op.operationId)), (op) => ({
+        why: `no specific-workspaces identity holds ${op.scope} and leaves out a profile workspace`,
+        remedy: `give ${op.scope} to a specific-workspaces identity that leaves out one of the profile's workspaces`,
+      }));
       await t.check(
         fc.constantFrom(...cases),
         async ({ op, identity, workspace }) => {

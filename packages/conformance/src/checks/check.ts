@@ -51,6 +51,18 @@ export interface CheckContext {
   /** Records what the run created, and whether it could be cleaned up. */
   recordCreated(kind: string, id: string, cleanup: string): void;
   requireMutations(): void;
+  /**
+   * Names part of the rule this check could not reach on this profile (an operation no identity
+   * can probe). The check still ends on what it saw; the report lists the gap, so a pass never
+   * reads as covering what it did not send, and the strict gate refuses it.
+   */
+  notChecked(what: string, remedy: string): void;
+}
+
+/** Part of a rule a check could not reach, and what would let it. */
+export interface CheckGap {
+  readonly what: string;
+  readonly remedy: string;
 }
 
 /** One check of one rule, as data: the registry lists them, the engine runs them. */
@@ -102,4 +114,6 @@ export interface CheckResult {
   readonly file: string;
   readonly verdict: CheckVerdict;
   readonly durationMs: number;
+  /** What the check could not reach on this profile (absent when it reached everything). */
+  readonly gaps?: readonly CheckGap[];
 }

@@ -1,5 +1,6 @@
 import type { Reporter } from '../run/events.js';
 import type { RunOutcome, TestOutcome } from '../run/outcome.js';
+import { gapText } from '../run/verdict.js';
 import { outcomeReporter } from './reportContext.js';
 
 export const JUNIT_REPORT_FILE = 'conformance-junit.xml';
@@ -17,12 +18,13 @@ function escapeXml(text: string): string {
  * How a check shows in JUnit, where only failure, error and skipped exist: a failure is a
  * `<failure>`, a check that did not finish an `<error>` (so no CI reads the run as green), an
  * inconclusive check `<skipped>` — or, in the strict gate, a `<failure>`, as is a skip the
- * profile did not declare.
+ * profile did not declare and a pass that left part of its rule unchecked.
  */
 function junitKind(test: TestOutcome, outcome: RunOutcome): 'failure' | 'error' | 'skipped' | undefined {
   if (test.state === 'failed') return 'failure';
   if (test.state === 'incomplete') return 'error';
   const strict = outcome.gate.strict;
+  if (test.state === 'passed' && test.gaps) return strict ? 'failure' : undefined;
   if (test.state === 'inconclusive') return strict ? 'failure' : 'skipped';
   if (test.state === 'skipped') return strict && !test.declaredUnsupported ? 'failure' : 'skipped';
   return undefined;
@@ -57,6 +59,10 @@ export function renderJunit(outcome: RunOutcome): string {
       out.push(`        <property name="level" value="${rule.level}"/>`);
       out.push(`        <property name="state" value="${test.state}"/>`);
       out.push(`        <property name="seed" value="${outcome.info.seed}"/>`);
+      if (test.gaps)
+        out.push(
+          `        <property name="not-checked" value="${escapeXml((test.gaps ?? []).map(gapText).join('; '))}"/>`,
+        );
       out.push('      </properties>');
       const kind = junitKind(test, outcome);
       if (test.state === 'failed') {
@@ -67,8 +73,18 @@ export function renderJunit(outcome: RunOutcome): string {
       } else if (kind === 'error') {
         out.push(`      <error type="incomplete" message="${escapeXml(test.reason ?? 'did not finish')}"/>`);
       } else if (kind === 'failure') {
-        const type = test.state === 'inconclusive' ? 'inconclusive' : 'undeclared-skip';
-        const why = test.state === 'inconclusive' ? test.reason : test.skipReason;
+        const type =
+          test.state === 'inconclusive'
+            ? 'inconclusive'
+            : test.state === 'passed'
+              ? 'not-checked'
+              : 'undeclared-skip';
+        const why =
+          test.state === 'inconclusive'
+            ? test.reason
+            : test.state === 'passed'
+              ? (test.gaps ?? []).map(gapText).join('; ')
+              : test.skipReason;
         out.push(
           `      <failure type="strict-gate-${type}" message="${escapeXml(`${type} in strict gate mode: ${why ?? ''}`)}"/>`,
         );

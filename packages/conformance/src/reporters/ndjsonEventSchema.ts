@@ -123,6 +123,12 @@ export const CheckEndLine = event('check-end', 'A check ended, with its state an
   ),
   failures: Type.Optional(Type.Array(Failure)),
   errors: Type.Optional(Type.Array(Text)),
+  gaps: Type.Optional(
+    Type.Array(Type.Object({ what: Text, remedy: Text }, { additionalProperties: false }), {
+      description:
+        'What the check could not reach on this profile (an operation no identity can probe), and what would let it: its state covers the rest only.',
+    }),
+  ),
 });
 
 export const RunEndLine = event('run-end', 'The run ended: its verdict and why.', {

@@ -33,6 +33,7 @@ function checkEnd(result: CheckResult): LineOf<'check-end'> {
     check: { rule: result.rule, title: result.title },
     state: verdict.state,
     durationMs: Math.max(0, result.durationMs),
+    ...(result.gaps ? { gaps: result.gaps.map((gap) => ({ ...gap })) } : {}),
   };
   switch (verdict.state) {
     case 'passed':

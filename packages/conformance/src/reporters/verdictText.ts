@@ -1,5 +1,6 @@
 import { rules } from '../ruleCatalogue/index.js';
 import type { CheckState, RuleOutcome, RunOutcome } from '../run/outcome.js';
+import { gapText, partlyChecked } from '../run/verdict.js';
 
 /** The RESULT column: what each rule's state is called in the table and the Markdown summary. */
 export function ruleMark(rule: Pick<RuleOutcome, 'state' | 'level'>): string {
@@ -34,7 +35,8 @@ export function ruleDetail(rule: RuleOutcome): string {
       return reasons('inconclusive').join('; ');
     case 'passed': {
       const passed = count('passed');
-      return `${passed} check${passed === 1 ? '' : 's'} passed${rule.skipReasons.length ? ` (some skipped: ${rule.skipReasons.join('; ')})` : ''}`;
+      const gaps = rule.tests.flatMap((t) => t.gaps ?? []).map(gapText);
+      return `${passed} check${passed === 1 ? '' : 's'} passed${rule.skipReasons.length ? ` (some skipped: ${rule.skipReasons.join('; ')})` : ''}${gaps.length ? `; not checked: ${gaps.join('; ')}` : ''}`;
     }
   }
 }
@@ -52,12 +54,25 @@ export function verdictLine(outcome: RunOutcome): string {
         ? ''
         : ` — with ${warned.length} SHOULD warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}: see above)`;
     if (gate.strict)
-      return `Verdict: PASSED (strict gate: every rule has evidence, no undeclared skip)${warnings}`;
+      return `Verdict: PASSED (strict gate: every rule has evidence, no undeclared skip, nothing left unchecked)${warnings}`;
     // A lenient pass says what it did not prove, so nobody reads it as the strict gate's.
     const unproven = outcome.rules.filter((rule) => rule.state === 'inconclusive').map((rule) => rule.id);
-    return unproven.length === 0
+    const partial = partlyChecked(outcome.rules).map((entry) => entry.rule);
+    const caveats = [
+      ...(unproven.length > 0
+        ? [
+            `${unproven.length} rule${unproven.length === 1 ? ' has' : 's have'} no evidence (${unproven.join(', ')}: inconclusive, see above)`,
+          ]
+        : []),
+      ...(partial.length > 0
+        ? [
+            `${partial.length} rule${partial.length === 1 ? '' : 's'} passed on part of what ${partial.length === 1 ? 'it checks' : 'they check'} (${partial.join(', ')}: "not checked", see above)`,
+          ]
+        : []),
+    ];
+    return caveats.length === 0
       ? `Verdict: PASSED${warnings}`
-      : `Verdict: PASSED${warnings} — no rule was seen broken, but ${unproven.length} rule${unproven.length === 1 ? ' has' : 's have'} no evidence (${unproven.join(', ')}: inconclusive, see above); --strict fails such a run`;
+      : `Verdict: PASSED${warnings} — no rule was seen broken, but ${caveats.join(', and ')}; --strict fails such a run`;
   }
   if (verdict === 'incomplete')
     return `Verdict: INCOMPLETE — not a pass: ${outcome.incompleteReasons.join('; ')}`;

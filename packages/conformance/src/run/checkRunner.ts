@@ -1,4 +1,4 @@
-import type { Check, CheckContext, CheckResult, CheckVerdict } from '../checks/check.js';
+import type { Check, CheckContext, CheckGap, CheckResult, CheckVerdict } from '../checks/check.js';
 import { describeExchange, type FailureReport, formatFailure } from '../checks/failureReport.js';
 import type { SchemaAudit, SchemaAuditFindings } from '../checks/schemaAudit.js';
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
@@ -85,6 +85,7 @@ export async function runCheck(
   const session: Session = { ...runSession, http: runSession.http.scoped(abandoned.signal) };
   let propertiesRun = 0;
   const withoutEvidence: string[] = [];
+  const gaps: CheckGap[] = [];
 
   const t: CheckContext = {
     session,
@@ -98,6 +99,9 @@ export async function runCheck(
     },
     requireMutations() {
       if (session.profile.mutations !== true) throw new SkipSignal('profile does not allow mutations');
+    },
+    notChecked(what, remedy) {
+      gaps.push({ what: redactor.redact(what), remedy: redactor.redact(remedy) });
     },
     recordCreated(kind, id, cleanup) {
       if (session.targetKind === 'prism') return; // Prism keeps no state: nothing was created.
@@ -224,6 +228,7 @@ export async function runCheck(
       file: check.family ? `checks/${check.family}.ts` : '(a check outside the registry)',
       verdict,
       durationMs: performance.now() - started,
+      ...(gaps.length > 0 && verdict.state !== 'skipped' ? { gaps } : {}),
     },
     coverage,
     audit: {

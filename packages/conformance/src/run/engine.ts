@@ -75,7 +75,7 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Aborting (Ctrl-C) stops the run: the check in progress stops, reports are still written. */
   readonly signal?: AbortSignal;
-  /** Gate mode: inconclusive rules and undeclared skips fail the run (also the profile's `strict`). */
+  /** Gate mode: inconclusive rules, undeclared skips and partly checked passes fail the run (also the profile's `strict`). */
   readonly strict?: boolean;
   /**
    * The run's redaction source. The engine feeds it every secret it meets (token fields, `${VAR}`

@@ -1,3 +1,4 @@
+import type { CheckGap } from '../checks/check.js';
 import type { FailureReport } from '../checks/failureReport.js';
 import type { RuleLevel } from '../ruleCatalogue/index.js';
 import type { RunCoverage } from '../specCoverage/coverageReport.js';
@@ -29,6 +30,8 @@ export interface TestOutcome {
   readonly declaredUnsupported?: boolean;
   readonly errors: readonly string[];
   readonly failures: readonly FailureReport[];
+  /** What the check could not reach on this profile: a pass covers the rest only. */
+  readonly gaps?: readonly CheckGap[];
 }
 
 export interface RuleOutcome {

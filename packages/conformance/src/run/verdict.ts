@@ -1,3 +1,4 @@
+import type { CheckGap } from '../checks/check.js';
 import { findRule } from '../ruleCatalogue/index.js';
 import type {
   CheckResult,
@@ -24,7 +25,13 @@ export const EXIT_CODES = {
 /** The report's view of a check's typed result. */
 export function testOutcomeOf(result: CheckResult): TestOutcome {
   const { verdict } = result;
-  const base = { rule: result.rule, title: result.title, file: result.file, durationMs: result.durationMs };
+  const base = {
+    rule: result.rule,
+    title: result.title,
+    file: result.file,
+    durationMs: result.durationMs,
+    ...(result.gaps ? { gaps: result.gaps } : {}),
+  };
   switch (verdict.state) {
     case 'passed':
       return { ...base, state: 'passed', errors: [], failures: [] };
@@ -113,7 +120,23 @@ export function totalsOf(rules: readonly RuleOutcome[]): Totals {
   };
 }
 
-/** What keeps a strict run from passing beyond failures: no evidence, or a skip nobody declared. */
+/** One gap as the report words it: what went unchecked and what to do about it. */
+export function gapText(gap: CheckGap): string {
+  return `${gap.what} (what to do: ${gap.remedy})`;
+}
+
+/** Rules that passed without reaching all they check, each with what it left out. */
+export function partlyChecked(rules: readonly RuleOutcome[]): { rule: string; gaps: CheckGap[] }[] {
+  return rules
+    .filter((rule) => rule.state === 'passed')
+    .map((rule) => ({ rule: rule.id, gaps: rule.tests.flatMap((t) => t.gaps ?? []) }))
+    .filter((entry) => entry.gaps.length > 0);
+}
+
+/**
+ * What keeps a strict run from passing beyond failures: no evidence, a skip nobody declared, or
+ * a pass that left part of its rule unchecked.
+ */
 export function gateOf(strict: boolean, rules: readonly RuleOutcome[]): GateOutcome {
   const problems = rules.flatMap((rule) => [
     ...(rule.state === 'inconclusive'
@@ -127,7 +150,10 @@ export function gateOf(strict: boolean, rules: readonly RuleOutcome[]): GateOutc
         (t) => `${rule.id} was skipped (${t.skipReason ?? 'no reason'}) without an unsupportedRules entry`,
       ),
   ]);
-  return { strict, problems };
+  const unchecked = partlyChecked(rules).flatMap(({ rule, gaps }) =>
+    gaps.map((gap) => `${rule} passed without checking ${gapText(gap)}`),
+  );
+  return { strict, problems: [...problems, ...unchecked] };
 }
 
 /** How the run itself ended, beyond its checks' states. */

@@ -3,6 +3,7 @@ import type { FailureReport } from '../../checks/failureReport.js';
 import { findRule } from '../../ruleCatalogue/index.js';
 import type { ExchangeEvent, ObservedBody } from '../../run/events.js';
 import type { CheckState, RunOutcome, TestOutcome } from '../../run/outcome.js';
+import { gapText } from '../../run/verdict.js';
 import { coverageLines } from '../../specCoverage/coverageReport.js';
 import { ruleDetail, ruleMark, totalsLine, verdictLine } from '../verdictText.js';
 import type { ExchangeDigest } from './exchangeDigest.js';
@@ -154,7 +155,7 @@ const GLOSSARY: ReportModel['glossary'] = [
   },
   {
     term: 'strict gate',
-    text: 'Gate mode for CI (--strict, or strict: true in the profile): an inconclusive rule or an undeclared skip fails the run too.',
+    text: 'Gate mode for CI (--strict, or strict: true in the profile): an inconclusive rule, an undeclared skip or a pass that left part of its rule unchecked fails the run too.',
   },
 ];
 
@@ -252,6 +253,7 @@ function checkNote(test: TestOutcome): string | undefined {
   if (test.state === 'skipped') return test.skipReason;
   if (test.state === 'inconclusive' || test.state === 'incomplete')
     return [test.reason, test.remedy ? `what to do: ${test.remedy}` : undefined].filter(Boolean).join(' — ');
+  if (test.gaps) return `not checked: ${test.gaps.map(gapText).join('; ')}`;
   return undefined;
 }
 
