@@ -34,7 +34,7 @@ let baseUrl: string;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-provision-'));
 
 beforeAll(async () => {
-  // Enough for two runs (each takes 5 GPU VMs, 3 deletable ones and 2 reserved IPs) and a third.
+  // Enough for two runs (each takes 6 GPU VMs, 4 deletable ones and 3 reserved IPs).
   seeded = defaultSandboxProfile({ resourceCount: 12 });
   const seedFile = join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seeded), { mode: 0o600 });
@@ -136,8 +136,8 @@ describe('provision: fresh resources for every run', () => {
       );
     }
     const handed = (name: string) => reportOf(name).info.profile.resources?.deletableGpuVmIds;
-    expect(handed('first')).toEqual(['vm-gpu-0101', 'vm-gpu-0102', 'vm-gpu-0103']);
-    expect(handed('second')).toEqual(['vm-gpu-0104', 'vm-gpu-0105', 'vm-gpu-0106']);
+    expect(handed('first')).toEqual(['vm-gpu-0101', 'vm-gpu-0102', 'vm-gpu-0103', 'vm-gpu-0104']);
+    expect(handed('second')).toEqual(['vm-gpu-0105', 'vm-gpu-0106', 'vm-gpu-0107', 'vm-gpu-0108']);
 
     // Without provision, a run on what the first run consumed has no evidence for those checks.
     const stale = profileFile('stale', { resources: reportOf('first').info.profile.resources });

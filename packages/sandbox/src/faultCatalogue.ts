@@ -1096,6 +1096,28 @@ export const faultCatalogue = [
     description:
       "The schedule's view maps frequency, timezone, hour, minute and window but not day_of_week: a weekly policy sent day 3 shows day_of_week null.",
   },
+  // ---- stop 34: resources made for the run prove what a refused or retried request did ----
+  {
+    id: 'release-removed-before-workspace-check',
+    rule: 'ISO-1',
+    mechanism: 'act-before-check',
+    description:
+      'Release runs `DELETE FROM reserved_ips WHERE id = $1 AND assigned_vm IS NULL RETURNING workspace_id` in autocommit, then compares the workspace: another workspace gets 404, but the IP is already gone.',
+  },
+  {
+    id: 'delete-started-before-workspace-check',
+    rule: 'ISO-1',
+    mechanism: 'act-before-check',
+    description:
+      "Delete sets the VM's state to deleting (`UPDATE … SET state = 'deleting' WHERE id = $1 RETURNING workspace_id`) before comparing the workspace: another workspace gets 404, and the VM's own workspace then gets 409 for a delete.",
+  },
+  {
+    id: 'release-gateway-retry-404',
+    rule: 'RESP-2',
+    mechanism: 'gateway-retry',
+    description:
+      'The gateway retries a release (DELETE is idempotent) after a per-try timeout shorter than the cloud call: the slow first attempt released the IP, the retry finds nothing, and its 404 is what the client gets.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

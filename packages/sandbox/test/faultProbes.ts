@@ -1258,4 +1258,34 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(200),
   },
+  'release-removed-before-workspace-check': {
+    observe: async (h) => [
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)), { workspace: secondary(h) })).status,
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[404,204]',
+    faulty: (o) => JSON.stringify(o) === '[404,404]',
+  },
+  'delete-started-before-workspace-check': {
+    observe: async (h) => [
+      (
+        await h.call('DELETE', paths.gpuVm(deletableVm(h)), {
+          workspace: secondary(h),
+          idempotencyKey: 'delete-elsewhere',
+        })
+      ).status,
+      (await h.call('DELETE', paths.gpuVm(deletableVm(h)), { idempotencyKey: 'delete-own' })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[404,202]',
+    faulty: (o) => JSON.stringify(o) === '[404,409]',
+  },
+  'release-gateway-retry-404': {
+    observe: async (h) => [
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[204,404]',
+    // Released (a second release finds nothing), yet answered as never there.
+    faulty: (o) => JSON.stringify(o) === '[404,404]',
+  },
 };

@@ -34,7 +34,7 @@ checks.push(
     const session = t.session;
     await t.check(fc.constant('deleteGpuVm'), async () => {
       const { exchange } = await acceptedDelete(session);
-      const consumed = consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
+      const consumed = consumedFixture(session, exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
       if (consumed) return consumed;
       expectAcceptanceRecord(exchange);
       return observed;
@@ -61,7 +61,7 @@ checks.push(
               : (await acceptedDelete(session)).exchange;
           const consumed =
             source === 'deleteGpuVm'
-              ? consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds')
+              ? consumedFixture(session, exchange, 'a GPU VM', 'resources.deletableGpuVmIds')
               : undefined;
           if (consumed) return consumed;
           expectFreshAcceptance(exchange, session.targetKind === 'prism' ? 'form-only' : 'generated-now');
@@ -79,7 +79,7 @@ checks.push(
     const session = t.session;
     await t.check(fc.constant('deleteGpuVm'), async () => {
       const { exchange, vmId } = await acceptedDelete(session);
-      const consumed = consumedFixture(exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
+      const consumed = consumedFixture(session, exchange, 'a GPU VM', 'resources.deletableGpuVmIds');
       if (consumed) return consumed;
       const record = expectAcceptanceRecord(exchange);
       if (record.vm_id !== vmId)
@@ -212,7 +212,7 @@ checks.push(
           idempotencyKey: key,
         });
         const answered = await session.http.send(request);
-        const consumed = consumedFixture(answered, 'a GPU VM', 'resources.deletableGpuVmIds');
+        const consumed = consumedFixture(session, answered, 'a GPU VM', 'resources.deletableGpuVmIds');
         if (consumed) return consumed;
         const first = expectAcceptanceRecord(answered);
         for (const [n, retried] of (await retriesAfterLostAnswer(session, request)).entries()) {

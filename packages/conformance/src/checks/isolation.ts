@@ -24,7 +24,7 @@ import {
   refusedUpdateOptions,
 } from './natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
+import { acceptedDelete, acceptedRelease, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 /** One resource of the primary workspace, and how to ask for it through another workspace. */
 interface CrossWorkspaceCase {
@@ -211,6 +211,113 @@ checks.push(
           refusedUpdateOptions(session, natBefore, asked),
         );
       });
+    },
+  ),
+);
+
+/** A resource ISO-1 may consume after asking for it through another workspace. */
+interface ConsumableCase {
+  readonly op: OperationEntry;
+  readonly what: string;
+  readonly pathIds: Readonly<Record<string, string>>;
+}
+
+function consumableCases(session: Session): ConsumableCase[] {
+  const { deleteIsolation, releaseIsolation } = session.plan;
+  return [
+    ...(deleteIsolation
+      ? [
+          {
+            op: session.operation('deleteGpuVm'),
+            what: `GPU VM ${deleteIsolation}`,
+            pathIds: { vm_id: deleteIsolation },
+          },
+        ]
+      : []),
+    ...(releaseIsolation
+      ? [
+          {
+            op: session.operation('releaseReservedIp'),
+            what: `reserved IP ${releaseIsolation}`,
+            pathIds: { reserved_ip_id: releaseIsolation },
+          },
+        ]
+      : []),
+  ];
+}
+
+checks.push(
+  defineCheck(
+    'ISO-1',
+    'a delete or release refused through another workspace leaves the resource to its own workspace',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const { primary, secondary } = session.profile.workspaces;
+      // GPU VMs and reserved IPs have no read: only consuming one through its own workspace shows
+      // it was still there, and only a resource made for this run was surely there before.
+      if (!session.freshResources)
+        return t.skip(
+          "the profile's resources are not made for each run (no provision command), so a VM or IP found gone may be an earlier run's doing",
+        );
+      const cases = consumableCases(session).flatMap((c) => {
+        const [asker] = askersThroughSecondary(session, c.op.scope);
+        return asker ? [{ ...c, asker }] : [];
+      });
+      if (cases.length === 0)
+        return t.skip(
+          `the provisioned resources hold no fourth resources.deletableGpuVmIds entry and no third resources.releasableReservedIpIds entry, or no identity holds their scopes on workspace ${secondary}`,
+        );
+      // Each case consumes its resource: a second run of it (fast-check shrinking toward another
+      // case) would judge a resource the first run removed, so every case is judged once.
+      const judged = new Map<(typeof cases)[number], Promise<CaseVerdict>>();
+      const judgeOnce = (c: (typeof cases)[number]): Promise<CaseVerdict> => {
+        const known = judged.get(c) ?? judge(c);
+        judged.set(c, known);
+        return known;
+      };
+      const judge = async (c: (typeof cases)[number]): Promise<CaseVerdict> => {
+        const { identity } = c.asker;
+        const asked = await session.http.send(
+          operationRequest(c.op, session, 'probe', {
+            token: identity.token,
+            workspaceId: secondary,
+            pathIds: c.pathIds,
+          }),
+        );
+        if (is2xx(asked.response.status))
+          throw new RuleViolation(
+            `${c.what} of workspace ${primary} was acted on through workspace ${secondary} (${asked.response.status}); workspaces isolate resources`,
+            asked,
+          );
+        if (!is4xx(asked.response.status))
+          return notApplicable(
+            `asked through workspace ${secondary}, ${c.what} answered ${asked.response.status}`,
+          );
+        const own = await session.http.send(operationRequest(c.op, session, 'probe', { pathIds: c.pathIds }));
+        const status = own.response.status;
+        if (is2xx(status)) return observed;
+        const refused = `${asked.request.method} of it through workspace ${secondary} was refused (${asked.response.status})`;
+        const isDelete = c.op.operationId === 'deleteGpuVm';
+        // A fresh VM may be in a state that conflicts with a delete (not shown); and a target that
+        // answers 404 to every release (a retrying gateway) shows nothing about the refused one.
+        // Either is blamed on the refused request only when the run's own delete or release of
+        // another such resource was accepted.
+        if (status === 404 || (status === 409 && isDelete)) {
+          const accepted = isDelete
+            ? (await acceptedDelete(session)).exchange
+            : (await acceptedRelease(session)).exchange;
+          if (is2xx(accepted.response.status))
+            throw new RuleViolation(
+              `${c.what} was ${session.freshResources}, and the ${refused}; then its own workspace ${primary} answered ${status}, while the run's ${isDelete ? 'delete' : 'release'} of another such resource was accepted (${accepted.response.status}): the refused request had already ${status === 404 ? 'removed it' : 'started deleting it'}`,
+              own,
+            );
+        }
+        return notApplicable(
+          `${c.what} answered ${status} through its own workspace after the refused request, which shows neither way whether it was still there`,
+        );
+      };
+      await t.check(fc.constantFrom(...cases), judgeOnce, { examples: cases, exhaustive: true });
     },
   ),
 );

@@ -100,7 +100,12 @@ checks.push(
       fc.constant('releaseReservedIp'),
       async () => {
         const { exchange } = await acceptedRelease(session);
-        const consumed = consumedFixture(exchange, 'a reserved IP', 'resources.releasableReservedIpIds');
+        const consumed = consumedFixture(
+          session,
+          exchange,
+          'a reserved IP',
+          'resources.releasableReservedIpIds',
+        );
         if (consumed) return consumed;
         expectStatus(exchange, (s) => s === 204, '204 No Content');
         if (exchange.response.bodyText.length > 0)

@@ -5,6 +5,7 @@ import { SkipSignal } from '../session/skipSignal.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable } from './caseVerdict.js';
 import { sendOverlapping } from './overlappingRequests.js';
+import { RuleViolation } from './ruleViolation.js';
 
 /** The one release of the run: RESP-2 reads its answer, STATE-1 releases the same IP again. */
 export function acceptedRelease(session: Session): Promise<{ exchange: Exchange; ipId: string }> {
@@ -71,15 +72,23 @@ export const BACKUP_POLICY_NOT_CLEANED = 'not cleaned up: the document specifies
  * A profile resource a consuming request found already consumed (404: gone; 409: in a state that
  * conflicts, such as being deleted): an earlier run, or another job, used it. The answer is a
  * documented one, so it shows nothing about the rule: the case is no evidence, and says how to
- * give the next run a fresh resource.
+ * give the next run a fresh resource. A resource made for this run alone (provisioned, or the
+ * sandbox's) that answers 404 to the first request that may consume it was never consumed: the
+ * target answered an existing resource as not found, and that fails.
  */
 export function consumedFixture(
+  session: Session,
   exchange: Exchange,
   what: string,
   profileField: string,
 ): CaseVerdict | undefined {
   const { status } = exchange.response;
   if (status !== 404 && status !== 409) return undefined;
+  if (status === 404 && session.freshResources)
+    throw new RuleViolation(
+      `${exchange.request.method} ${exchange.request.path} answered 404 for ${what} that was ${session.freshResources}, and that nothing in the run had consumed before: an existing resource was answered as not found (as through a gateway that retries a request whose first attempt succeeded)`,
+      exchange,
+    );
   return notApplicable(
     `${exchange.request.method} ${exchange.request.path} answered ${status}: ${what} listed in ${profileField} is already ${status === 404 ? 'gone' : 'consumed'} (an earlier run used it); list a fresh one for each run, or let the profile's provision command hand one out`,
   );

@@ -480,7 +480,7 @@ export const rules: readonly RuleEntry[] = [
       "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization. Workspaces isolate resources (for example production, staging, development).",
     ],
     latitude:
-      "The status of a resource asked through the wrong workspace is not shown: 404 passes, and 403 passes for an identity that may not access the resource's workspace; an identity that holds the scope and may access both workspaces lacks nothing a 403 names (\"lacks the required scope or may not access the workspace\"), so a 403 to it fails; never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups only the answer is judged. An X-Idempotency-Key reused with the same create in another workspace may start a new operation there or be refused (what a key is scoped to is not shown: A-IDEMPOTENCY-KEY-SCOPE); it must never be answered with the first workspace's acceptance record. The bucket list asked through each workspace (read in both orders by up to three identities, and both at once) must hold no item naming another workspace and must not be the other workspace's list: where the profile says the workspaces hold different buckets (`resources.bucketListsDiffer`) an equal list fails; otherwise only a list that changes with what was read before fails, and two lists equal in every read leave that check skipped (item shape not shown: nothing else tells them apart).",
+      "The status of a resource asked through the wrong workspace is not shown: 404 passes, and 403 passes for an identity that may not access the resource's workspace; an identity that holds the scope and may access both workspaces lacks nothing a 403 names (\"lacks the required scope or may not access the workspace\"), so a 403 to it fails; never a 2xx. After the attempt the NAT rule is read back through its own workspace and must be unchanged; GPU VMs and reserved IPs have no read endpoint in the document (not shown), so for delete, release and enable-backups the answer is judged; where the run's resources were made for it (a provision command, the sandbox), a VM and an IP of their own are then deleted and released through their own workspace: a 404 there (for the VM also a 409, when the run's delete of another such VM was accepted) fails, as the refused request removed them. An X-Idempotency-Key reused with the same create in another workspace may start a new operation there or be refused (what a key is scoped to is not shown: A-IDEMPOTENCY-KEY-SCOPE); it must never be answered with the first workspace's acceptance record. The bucket list asked through each workspace (read in both orders by up to three identities, and both at once) must hold no item naming another workspace and must not be the other workspace's list: where the profile says the workspaces hold different buckets (`resources.bucketListsDiffer`) an equal list fails; otherwise only a list that changes with what was read before fails, and two lists equal in every read leave that check skipped (item shape not shown: nothing else tells them apart).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: [
@@ -510,6 +510,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'parameter-pollution',
         how: 'The handler reads merged parameters (`{...query, ...body}`), so a `workspace_id` member of the body wins over the query parameter the workspace policy checked.',
+      },
+      {
+        mechanism: 'act-before-check',
+        how: 'Release runs `DELETE … WHERE id = $1 RETURNING workspace_id` and compares the workspace afterwards (a delete marks the VM deleting first): the other workspace is answered 404, but the resource is already gone.',
       },
     ],
   },
@@ -1139,6 +1143,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'Release reserved IP answers 204 with no body',
     quotes: ['No body. Response 204 with no body. Errors: 401, 403, 404, 409.'],
+    latitude:
+      "A 404 or 409 for the profile's IP is no verdict (an earlier run may have released it), unless the run's resources were made for it (a provision command, the sandbox): nothing released that IP before, so a 404 fails.",
     targets: ALL,
     needs: ['mutations: true', 'resources.releasableReservedIpIds'],
     threats: [
@@ -1153,6 +1159,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'wrong-serialisation',
         how: "A response interceptor serialises the handler's `undefined` result as `null` or `{}`, so the answer carries a body (and often becomes 200).",
+      },
+      {
+        mechanism: 'gateway-retry',
+        how: 'The gateway retries the DELETE after a per-try timeout shorter than the cloud call: the slow first attempt released the IP, the retry finds nothing, and the client gets its 404.',
       },
     ],
   },

@@ -10,6 +10,8 @@
  * existing one says why the bug happens.
  */
 export const threatMechanisms = {
+  'act-before-check':
+    'A write runs before the check that guards it (`DELETE … RETURNING workspace_id`, then the comparison; a state set to deleting, then the owner checked): a request the check refuses has already changed state.',
   'alternate-credential-source':
     'Credentials are also read from somewhere else than the documented header (a query or body `access_token`, a cookie), so a request without the header is authenticated.',
   'anonymous-fallback':
@@ -41,6 +43,8 @@ export const threatMechanisms = {
   'format-only-check': 'A value is judged by its shape (a prefix, a length) and never looked up.',
   'framework-default':
     "The framework's own default (a status, an error page, a content type) goes out because the handler never set the documented one.",
+  'gateway-retry':
+    'A gateway or client library retries a request after a per-try timeout while the first attempt still goes through: the retry finds the work done, and its answer (404, 409) is the one the caller gets.',
   'global-key-space':
     "A key that belongs to one workspace (an idempotency key) is stored and looked up without the workspace, so another workspace finds, and is replayed, the first one's answer.",
   'hoisted-call':

@@ -119,12 +119,13 @@ export async function prepareRun(
       ...(profile.rateLimitPerSecond ? { rateLimitPerSecond: profile.rateLimitPerSecond } : {}),
       ...(profile.maxResponseBytes ? { maxResponseBytes: profile.maxResponseBytes } : {}),
     });
-    const sessionOn = (runProfile: TargetProfile): Session =>
+    const sessionOn = (runProfile: TargetProfile, freshResources?: string): Session =>
       createSession({
         profile: runProfile,
         targetKind: target.kind,
         http,
         plan: planResources(runProfile),
+        ...(freshResources ? { freshResources } : {}),
         validator,
         redactor,
         coverage,
@@ -135,11 +136,17 @@ export async function prepareRun(
         seed: settings.replay?.seed ?? settings.seed,
         concurrency,
       });
-    let session = sessionOn(profile);
+    let session = sessionOn(
+      profile,
+      target.kind === 'sandbox' ? 'made by the embedded sandbox, started for this run' : undefined,
+    );
     await settings.preflight?.(session);
     if (profile.provision) {
       const resources = await provisioned(profile, target.directory, settings, redactor);
-      session = sessionOn({ ...profile, resources });
+      session = sessionOn(
+        { ...profile, resources },
+        "handed out for this run by the profile's provision command",
+      );
     }
     const created: CreatedRecord[] = [];
     const recorded = recordedTargetOf(settings, profile, redactor);

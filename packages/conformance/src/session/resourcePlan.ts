@@ -15,6 +15,12 @@ export interface ResourcePlan {
   readonly deleteProbe?: string;
   readonly releaseAccept?: string;
   readonly releaseProbe?: string;
+  /**
+   * A GPU VM and a reserved IP that ISO-1 asks to delete and release through another workspace,
+   * then through their own: with fresh resources, still there proves the refused request left them.
+   */
+  readonly deleteIsolation?: string;
+  readonly releaseIsolation?: string;
   readonly natRule?: NatRuleRef;
   readonly restore?: string;
 }
@@ -30,8 +36,10 @@ export function planResources(profile: TargetProfile): ResourcePlan {
     deleteAccept: deletable[0],
     deleteReplay: deletable[1],
     deleteProbe: deletable[2],
+    deleteIsolation: deletable[3],
     releaseAccept: releasable[0],
     releaseProbe: releasable[1],
+    releaseIsolation: releasable[2],
     natRule: r.natRules?.[0],
     restore: r.restoreIds?.[0],
   };

@@ -19,6 +19,12 @@ export interface SessionParts {
   readonly http: TargetHttp;
   /** Which profile resource each check may use. */
   readonly plan: ResourcePlan;
+  /**
+   * How every resource of the plan was made for this run alone (a provision command, the embedded
+   * sandbox), when it was: one of them answered 404 before the run consumed it is then the
+   * target's doing, not an earlier run's. Absent for a profile's own resources.
+   */
+  readonly freshResources?: string;
   readonly validator: ResponseValidator;
   /** The run's one redaction source: everything written from a check goes through it. */
   readonly redactor: SecretRedactor;

@@ -77,8 +77,9 @@ export function embeddedSandboxProfile(base: TargetProfile, allScopes: readonly 
       ...resources,
       // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency and a weekly one without its day.
       gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 6),
-      deletableGpuVmIds: pad(resources.deletableGpuVmIds, 'vm-gpu-del', 3),
-      releasableReservedIpIds: pad(resources.releasableReservedIpIds, 'rip-conf', 2),
+      // Accepted, retried, refused; then one each that ISO-1 consumes after refused attempts.
+      deletableGpuVmIds: pad(resources.deletableGpuVmIds, 'vm-gpu-del', 4),
+      releasableReservedIpIds: pad(resources.releasableReservedIpIds, 'rip-conf', 3),
       restoreIds: pad(resources.restoreIds, 'rst-conf', 1),
       natRules:
         resources.natRules && resources.natRules.length > 0

@@ -13,6 +13,22 @@ export const deleteGpuVm: OperationHandler = (request, services) => {
   const { store, behaviour } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
+  // The fault marks the VM deleting first and compares its workspace after.
+  if (
+    behaviour.fault === 'delete-started-before-workspace-check' &&
+    vm &&
+    vm.state !== 'deleting' &&
+    vm.workspaceId !== request.workspaceId
+  ) {
+    vm.state = 'deleting';
+    vm.deletingSince = Date.now();
+    return notInWorkspace(
+      services,
+      request,
+      vm.workspaceId,
+      NOT_FOUND_DETAIL('GPU VM', vmId, request.workspaceId),
+    );
+  }
   if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
     return notInWorkspace(
       services,

@@ -14,6 +14,21 @@ export const releaseReservedIp: OperationHandler = (request, services) => {
   // The soft-delete fault keeps released IPs too, and its lookup forgets to filter them out.
   const softDeleted = behaviour.fault === 'released-ip-soft-delete-not-filtered';
   const findsReleased = keepsReleased || softDeleted;
+  // The fault's delete runs first and its workspace comparison after, so a refusal comes too late.
+  if (
+    behaviour.fault === 'release-removed-before-workspace-check' &&
+    ip?.state === 'reserved' &&
+    ip.assignedVmId === null &&
+    ip.workspaceId !== request.workspaceId
+  ) {
+    store.reservedIps.delete(reservedIpId);
+    return notInWorkspace(
+      services,
+      request,
+      ip.workspaceId,
+      NOT_FOUND_DETAIL('Reserved IP', reservedIpId, request.workspaceId),
+    );
+  }
   if (
     !ip ||
     !inRequestWorkspace(ip.workspaceId, request, services, 'reserved-ip-release-ignores-workspace') ||
@@ -38,6 +53,9 @@ export const releaseReservedIp: OperationHandler = (request, services) => {
   }
   if (findsReleased) ip.state = 'released';
   else store.reservedIps.delete(reservedIpId);
+  // The released IP's answer was lost to the gateway's per-try timeout; its retry found nothing.
+  if (behaviour.fault === 'release-gateway-retry-404')
+    return errorResult(404, NOT_FOUND_DETAIL('Reserved IP', reservedIpId, request.workspaceId));
   if (behaviour.fault === 'release-answers-200-with-body') {
     return jsonResult(200, { reserved_ip_id: reservedIpId, address: ip.address, status: 'released' });
   }
