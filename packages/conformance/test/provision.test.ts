@@ -34,8 +34,8 @@ let baseUrl: string;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-provision-'));
 
 beforeAll(async () => {
-  // Enough for two runs (each takes 6 GPU VMs, 4 deletable ones and 3 reserved IPs).
-  seeded = defaultSandboxProfile({ resourceCount: 12 });
+  // Enough for two runs (each takes 8 GPU VMs, 4 deletable ones and 3 reserved IPs).
+  seeded = defaultSandboxProfile({ resourceCount: 16 });
   const seedFile = join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seeded), { mode: 0o600 });
   sandbox = spawn(process.execPath, [sandboxCli, '--profile', seedFile, '--port', '0'], {

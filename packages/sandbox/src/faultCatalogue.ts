@@ -1118,6 +1118,27 @@ export const faultCatalogue = [
     description:
       'The gateway retries a release (DELETE is idempotent) after a per-try timeout shorter than the cloud call: the slow first attempt released the IP, the retry finds nothing, and its 404 is what the client gets.',
   },
+  {
+    id: 'nat-rule-update-per-field-commit',
+    rule: 'PATCH-1',
+    mechanism: 'non-transactional-write',
+    description:
+      "A NAT rule update runs one autocommit UPDATE per field, in body order: a port past 65535 fails the column's CHECK constraint with 400, and the fields written before it stay written.",
+  },
+  {
+    id: 'backup-refused-schedule-keeps-policy',
+    rule: 'BACKUP-2',
+    mechanism: 'act-before-check',
+    description:
+      'Enable backups commits the policy row before the scheduler checks the schedule: an invalid schedule is refused with 400, but the policy stays, so the next valid enable gets 409.',
+  },
+  {
+    id: 'backup-incremental-off-for-daily-full',
+    rule: 'BACKUP-2',
+    mechanism: 'silent-business-rule',
+    description:
+      'A business rule ("a daily full backup makes incrementals pointless") turns incremental_enabled off when full_backup_interval_days is 1, instead of keeping it or refusing the request.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

@@ -352,6 +352,15 @@ export function createRequestListener(
         );
         const problem = checkBody(body.validated);
         if (problem !== undefined) {
+          // The fault commits the policy row first and lets the scheduler check the schedule after.
+          if (
+            behaviour.fault === 'backup-refused-schedule-keeps-policy' &&
+            route.contract.operationId === 'enableGpuVmBackups' &&
+            problem.includes('schedule')
+          )
+            void Promise.resolve(
+              execute(route, req, pathname, authorisedCaller, checkedParameters, match.pathParameters, {}),
+            ).catch(() => undefined);
           writer.sendError(res, 400, problem);
           return;
         }

@@ -1288,4 +1288,38 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     // Released (a second release finds nothing), yet answered as never there.
     faulty: (o) => JSON.stringify(o) === '[404,404]',
   },
+  'nat-rule-update-per-field-commit': {
+    observe: async (h) => {
+      const refused = await h.call('PATCH', natRulePath(h), {
+        json: { note: 'half applied', external_port: 70_000 },
+      });
+      const after = jsonObject(await h.call('PATCH', natRulePath(h), { json: {} }));
+      return [refused.status, after.note];
+    },
+    // The correct sandbox keeps a port past 65535 (bounds not shown) and the note with it.
+    correct: (o) => JSON.stringify(o) === '[200,"half applied"]',
+    faulty: (o) => JSON.stringify(o) === '[400,"half applied"]',
+  },
+  'backup-refused-schedule-keeps-policy': {
+    observe: async (h) => [
+      (
+        await h.call('POST', paths.enableBackups(gpuVm(h)), {
+          json: { schedule: { frequency: 'fortnightly' } },
+        })
+      ).status,
+      (await h.call('POST', paths.enableBackups(gpuVm(h)), { json: {} })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[400,200]',
+    faulty: (o) => JSON.stringify(o) === '[400,409]',
+  },
+  'backup-incremental-off-for-daily-full': {
+    observe: async (h) =>
+      jsonObject(
+        await h.call('POST', paths.enableBackups(gpuVm(h)), {
+          json: { full_backup_interval_days: 1, incremental_enabled: true },
+        }),
+      ).incremental_enabled,
+    correct: (o) => o === true,
+    faulty: (o) => o === false,
+  },
 };

@@ -12,13 +12,14 @@ import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import {
+  expectNatRuleUnchanged,
   keepingNatRule,
   natRuleAsRead,
   natRuleToChange,
   notRestoredCleanup,
   restoreNatRule,
 } from './natRuleReader.js';
-import { expectJsonObject, expectStatus, RuleViolation } from './ruleViolation.js';
+import { expectJsonObject, expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
 import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
 
@@ -54,18 +55,24 @@ checks.push(
             const before = previous ?? (await read());
             previous = undefined;
             const exchange = await patch(update);
+            // A refusal the document allows is no verdict on the update, but a refused update is
+            // refused whole: one that left some of its fields written (an UPDATE per field, a
+            // constraint failing on a later one) fails.
+            const refused = async (why: string): Promise<CaseVerdict> =>
+              (await expectNatRuleUnchanged(session, before, exchange, `NAT rule ${rule.ruleId}`)) ??
+              notApplicable(why);
             // A conflict with the rule's state is allowed, but shows nothing about partial updates.
-            if (exchange.response.status === 409) return notApplicable('the update answered 409 Conflict');
+            if (exchange.response.status === 409) return refused('the update answered 409 Conflict');
             const unshown = unshownTextLimits(update);
             if (exchange.response.status === 400 && unshown)
-              return notApplicable(
+              return refused(
                 `the update with ${unshown} was refused (400): which lengths and characters a field allows is not shown`,
               );
             const outOfRange =
               exchange.response.status === 400
                 ? (unshownAddressRange(update, before) ?? unshownPortBounds(update))
                 : undefined;
-            if (outOfRange) return notApplicable(outOfRange);
+            if (outOfRange) return refused(outOfRange);
             expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
             const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
             for (const field of NAT_RULE_FIELDS) {
@@ -281,7 +288,7 @@ checks.push(
       const vms = session.plan.gpuVmsForValues;
       if (vms.length === 0)
         return t.skip(
-          'profile lists fewer than 3 resources.gpuVmIds (the third to sixth carry explicit values)',
+          'profile lists fewer than 3 resources.gpuVmIds (the third to eighth carry explicit values)',
         );
       const op = session.operation('enableGpuVmBackups');
       // One body per VM, drawn from the run's seed: each VM can be enabled once.
@@ -302,15 +309,27 @@ checks.push(
             ? { minute, window_minutes }
             : { hour, minute, window_minutes };
         const { retention_days, ...rest } = top;
-        // A fourth VM, where the profile lists one: a weekly schedule without its day (default
-        // none, not Sunday) and a retention past a month (kept as sent, or refused; never capped).
+        // Three more VMs, where the profile lists them, one question each, so that a legitimate
+        // refusal of one says nothing about the others: a weekly schedule without its day (default
+        // none, not Sunday); a retention past a month (kept as sent, or refused; never capped); a
+        // full backup every day with incrementals on (kept, or refused; never turned off).
         if (index === 3)
+          return { vmId, body: { schedule: { frequency: 'weekly', timezone: 'Europe/Berlin' } } };
+        if (index === 4)
+          return { vmId, body: { retention_days: 35, schedule: { frequency: 'daily', timezone: 'UTC' } } };
+        if (index === 5)
           return {
             vmId,
-            body: { retention_days: 35, schedule: { frequency: 'weekly', timezone: 'Europe/Berlin' } },
+            body: {
+              full_backup_interval_days: 1,
+              incremental_enabled: true,
+              schedule: { frequency: 'daily', timezone: 'UTC' },
+            },
           };
         return {
           vmId,
+          // The first VM is first sent a schedule no target accepts: refused, it must leave no policy.
+          ...(index === 0 ? { refusedFirst: true } : {}),
           body: {
             // The partial body's full backups come every 7 days (the default): no rarer than its retention.
             retention_days: partial ? Math.max(retention_days, 7) : retention_days,
@@ -328,9 +347,20 @@ checks.push(
         };
       });
       const enabled = new Map<string, Record<string, unknown>>();
+      const refusedBefore = new Map<string, Exchange>();
       await t.check(
         fc.constantFrom(...cases),
-        async ({ vmId, body }): Promise<CaseVerdict> => {
+        async ({ vmId, body, ...c }): Promise<CaseVerdict> => {
+          if ('refusedFirst' in c && !enabled.has(vmId) && !refusedBefore.has(vmId)) {
+            // A policy row committed before the scheduler checks the schedule outlives the refusal.
+            const refused = await session.http.send(
+              operationRequest(op, session, 'positive', {
+                pathIds: { vm_id: vmId },
+                body: JSON.stringify({ schedule: { frequency: 'fortnightly' } }),
+              }),
+            );
+            if (is4xx(refused.response.status)) refusedBefore.set(vmId, refused);
+          }
           const exchange = await session.http.send(
             operationRequest(op, session, 'positive', {
               pathIds: { vm_id: vmId },
@@ -343,6 +373,12 @@ checks.push(
             expectStatus(exchange, (s) => s === 409 || s === 200, '409, or 200 with the existing policy');
             if (exchange.response.status === 409) return observed;
           } else {
+            const refused = refusedBefore.get(vmId);
+            if (exchange.response.status === 409 && refused && session.freshResources)
+              throw new RuleViolation(
+                `GPU VM ${vmId} was ${session.freshResources}; its only enable before, with schedule frequency "fortnightly" (not one of hourly, daily, weekly), was refused (${refused.response.status}), and yet this enable answered 409: the refused enable left a backup policy behind`,
+                exchange,
+              );
             if (exchange.response.status === 409)
               return notApplicable(
                 `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
@@ -352,9 +388,14 @@ checks.push(
               return notApplicable(
                 `the time zone ${zone} was refused (400): which zone names a target accepts is not shown`,
               );
-            if (exchange.response.status === 400 && body.retention_days > 30)
+            const sent = body as { retention_days?: number; full_backup_interval_days?: number };
+            if (exchange.response.status === 400 && (sent.retention_days ?? 0) > 30)
               return notApplicable(
-                `a retention of ${body.retention_days} days was refused (400): the bounds of retention_days are not shown`,
+                `a retention of ${sent.retention_days} days was refused (400): the bounds of retention_days are not shown`,
+              );
+            if (exchange.response.status === 400 && sent.full_backup_interval_days === 1)
+              return notApplicable(
+                'a full backup every day with incrementals on was refused (400): which combinations a target accepts is not shown',
               );
             expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
             t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);

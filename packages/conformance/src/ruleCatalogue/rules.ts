@@ -1209,7 +1209,7 @@ export const rules: readonly RuleEntry[] = [
       'a rule update (PATCH) returns the updated rule record.',
     ],
     latitude:
-      "A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict. Nor are the bounds of ports: a 400 for a port past 65535 is no verdict, but one accepted must be kept as sent. An update restating the rule's own values conflicts with nothing: it must be answered 200 with them, never 409.",
+      "A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict. Nor are the bounds of ports: a 400 for a port past 65535 is no verdict, but one accepted must be kept as sent. An update restating the rule's own values conflicts with nothing: it must be answered 200 with them, never 409. A refused update (400, 409) is refused whole: read back, the rule must not show any field it sent (RFC 5789: a patch that cannot be applied entirely is not applied at all).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
@@ -1257,6 +1257,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'over-strict-check',
         how: "The external port's uniqueness check does not leave the rule itself out, so an update restating the rule's own port (a client sending the whole form back) is refused with 409.",
+      },
+      {
+        mechanism: 'non-transactional-write',
+        how: 'The update runs one autocommit UPDATE per field in body order, so a constraint failing on a later field (a port past 65535) answers 400 while the fields written before it stay written: a refused update half applied.',
       },
     ],
   },
@@ -1322,11 +1326,19 @@ export const rules: readonly RuleEntry[] = [
       'Response 200: backup policy record.',
     ],
     latitude:
-      "Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days and never past the retention, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial body (retention_days only, at least 7 days) with a partial schedule (frequency weekly and day_of_week 3 only): the fields it leaves out must show their documented defaults (full backups every 7 days, incremental true; UTC, 20, 0, 30). The first VM's hourly schedule leaves out its hour (20 by default whatever the frequency). A sixth GPU VM, where listed, gets a weekly schedule without day_of_week and a retention of 35 days: no day is invented (its default is none), and the retention is kept as sent or refused (a 400 is no verdict), never capped. A schedule sent without day_of_week never shows one.",
+      'Bounds are not shown: values stay inside A-POSITIVE-BACKUP-VALUES (retention 1-14 days, full backups every 1-7 days and never past the retention, hour 0-23, minute 0-59, window 30-60 minutes). The schedule time zone is UTC, Europe/Berlin or America/New_York (IANA names; which names a target accepts is not shown, so a 400 for a zone other than UTC is no verdict); day_of_week is sent as null (it is nullable, and null may come back absent: A-OPTIONAL-FIELD-ABSENT) and as 3 on the weekly schedule (a weekday whether days count from 0 or 1); requested_by is sent once and not compared (the policy record has no such field). A second enable may answer 409 or 200 with the same policy (A-BACKUP-ENABLE-TWICE), which must still show the values. The policy must be the one of the VM the path named (vm_id), in the workspace of the request, created and updated about now (A-TIMESTAMP-PLAUSIBILITY), created_at not after updated_at. The third VM gets a partial body (retention_days only, at least 7 days) with a partial schedule (frequency weekly and day_of_week 3 only): the fields it leaves out must show their documented defaults (full backups every 7 days, incremental true; UTC, 20, 0, 30). The first VM\'s hourly schedule leaves out its hour (20 by default whatever the frequency). Three more GPU VMs, where listed, ask one question each, so that a refusal of one hides nothing of the others: a weekly schedule without day_of_week (no day is invented: its default is none); a retention of 35 days (kept as sent, or refused: a 400 is no verdict; never capped); full backups every day with incrementals on (kept as sent, or refused: a 400 is no verdict; never turned off). The first VM is first sent a schedule of frequency "fortnightly" (no such value): refused, it leaves no policy behind, so where the run\'s resources were made for it (a provision command, the sandbox) a 409 for the valid enable after it fails. A schedule sent without day_of_week never shows one.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.gpuVmIds (a third to sixth GPU VM without a backup policy)'],
     threats: [
+      {
+        mechanism: 'act-before-check',
+        how: 'The policy row is committed before the scheduler checks the schedule: an invalid schedule is refused with 400, but the policy stays, and the next valid enable gets 409.',
+      },
+      {
+        mechanism: 'silent-business-rule',
+        how: 'A business rule turns incremental_enabled off when full backups run every day ("incrementals are pointless"), instead of keeping what was sent or refusing it.',
+      },
       {
         mechanism: 'falsy-default',
         how: 'Defaults are filled with `value || default`, so a sent `incremental_enabled: false` becomes true and `hour: 0` becomes 20.',

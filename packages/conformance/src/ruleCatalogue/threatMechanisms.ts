@@ -119,6 +119,8 @@ export const threatMechanisms = {
     'A default (header, body field, base URL) set on a shared HTTP client instance for one kind of call is sent with every request.',
   'shared-environment-store':
     'Two environments share one store (of tokens, of configuration), so what belongs to one is found by the other.',
+  'silent-business-rule':
+    'A business rule rewrites a value the caller sent (turning an option off that makes no sense with another) instead of refusing the request, so the record differs from what was asked.',
   'sign-dropped':
     'A sign is dropped by Math.abs or an unsigned cast, so a negative value is read as its positive.',
   'soft-delete-not-filtered':

@@ -8,7 +8,10 @@ import type { NatRuleRef, TargetProfile } from '../targetProfile/index.js';
 export interface ResourcePlan {
   readonly gpuVmForDefaults?: string;
   readonly gpuVmProbe?: string;
-  /** GPU VMs without a backup policy for BACKUP-2's explicit values (up to four: one per frequency, then a weekly one without its day). */
+  /**
+   * GPU VMs without a backup policy for BACKUP-2's explicit values (up to six: one per frequency,
+   * then a weekly one without its day, a long retention, daily full backups with incrementals).
+   */
   readonly gpuVmsForValues: readonly string[];
   readonly deleteAccept?: string;
   readonly deleteReplay?: string;
@@ -44,5 +47,5 @@ export function planResources(profile: TargetProfile): ResourcePlan {
     restore: r.restoreIds?.[0],
   };
   const present = Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
-  return { ...present, gpuVmsForValues: gpu.slice(2, 6) } as ResourcePlan;
+  return { ...present, gpuVmsForValues: gpu.slice(2, 8) } as ResourcePlan;
 }

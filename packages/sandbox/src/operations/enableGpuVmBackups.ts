@@ -93,6 +93,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   // The plan's retention limit is applied silently instead of refusing the value.
   if (behaviour.fault === 'backup-retention-capped-at-30' && (body.retention_days as number) > 30)
     body.retention_days = 30;
+  // A business rule rewrites what was sent instead of refusing it: a daily full makes incrementals pointless.
+  if (behaviour.fault === 'backup-incremental-off-for-daily-full' && body.full_backup_interval_days === 1)
+    body.incremental_enabled = false;
   if (behaviour.fault === 'backup-default-window-60' && sent.schedule?.window_minutes === undefined) {
     schedule.window_minutes = 60;
   }

@@ -97,6 +97,21 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
       Object.assign(rule, BLANK_RULE, changes);
       rule.updated_at = clock.laterThan(rule.updated_at);
       return answer(rule, services);
+    case 'nat-rule-update-per-field-commit': {
+      // One autocommit UPDATE per field, in body order; the ports' CHECK constraint fails on a
+      // later one, and the fields written before it stay written.
+      const inBodyOrder = Object.keys(update).filter((field) => field in changes);
+      for (const [field, value] of inBodyOrder.map(
+        (f) => [f, (changes as Record<string, unknown>)[f]] as const,
+      )) {
+        const port = field === 'external_port' || field === 'internal_port';
+        if (port && (typeof value !== 'number' || value < 1 || value > 65_535))
+          return errorResult(400, `${field} ${String(value)} violates check constraint "${field}_range".`);
+        Object.assign(rule, { [field]: value });
+        rule.updated_at = clock.laterThan(rule.updated_at);
+      }
+      return answer(rule, services);
+    }
     case 'nat-rule-mass-assignment':
       // The whole body is copied onto the record: read-only and unknown fields too.
       Object.assign(rule, update);
