@@ -1139,6 +1139,48 @@ export const faultCatalogue = [
     description:
       'A business rule ("a daily full backup makes incrementals pointless") turns incremental_enabled off when full_backup_interval_days is 1, instead of keeping it or refusing the request.',
   },
+  {
+    id: 'workspace-id-header-overrides-query',
+    rule: 'POLICY-1',
+    mechanism: 'client-set-internal-header',
+    description:
+      'The service reads the workspace from X-Workspace-Id (the header the gateway sets for it) before the query, and the gateway, which decided the workspace policy on the query, does not strip the header from client requests.',
+  },
+  {
+    id: 'scope-skipped-on-path-case',
+    rule: 'SCOPE-1',
+    mechanism: 'path-normalisation-mismatch',
+    description:
+      "The router matches paths case-insensitively (Express's default) while the scope guard's table matches them as written: DELETE /v1/NETWORKING/RESERVED-IPS/{id} finds no guard entry and releases the IP for a token without network.write.",
+  },
+  {
+    id: 'scope-decided-on-raw-prefix',
+    rule: 'SCOPE-1',
+    mechanism: 'path-normalisation-mismatch',
+    description:
+      "The gateway's scope table is keyed by the raw path, and the service resolves dot segments: DELETE /v1/compute/../networking/reserved-ips/{id} matches no entry, is forwarded without a scope decision, and releases the IP for a token without network.write.",
+  },
+  {
+    id: 'error-page-negotiated-html',
+    rule: 'ERR-1',
+    mechanism: 'content-negotiation',
+    description:
+      "The error controller negotiates the format (Spring's default): an error asked with a browser's Accept list gets an HTML error page instead of the JSON object with detail.",
+  },
+  {
+    id: 'gateway-unpriced-plan-passes',
+    rule: 'BILL-6',
+    mechanism: 'fail-open',
+    description:
+      'The gateway refuses only on `allowed: false`; billing answers an error for a plan missing from its price list (plan-std-4c-8g), so a create of that plan goes through in a denied workspace.',
+  },
+  {
+    id: 'idempotency-placeholder-replayed',
+    rule: 'CONC-1',
+    mechanism: 'placeholder-record',
+    description:
+      'The idempotency row is inserted with a placeholder answer (status "pending", null ids) before the create runs: a copy of the request that arrives meanwhile is answered 202 with the placeholder, naming no operation.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

@@ -1,5 +1,11 @@
 import { rememberAnswer, replayFor } from './idempotency.js';
-import { afterResult, errorResult, type OperationResult, type PendingResult } from './operationResult.js';
+import {
+  afterResult,
+  errorResult,
+  jsonResult,
+  type OperationResult,
+  type PendingResult,
+} from './operationResult.js';
 import type { SandboxBehaviour } from './sandboxBehaviour.js';
 import type { SandboxStore } from './sandboxStore.js';
 import { storeRoundTrip } from './storeRoundTrip.js';
@@ -45,6 +51,17 @@ export function createKeyedExecution(store: SandboxStore, behaviour: SandboxBeha
     }
     if (behaviour.fault === 'idempotency-check-then-act')
       return storeRoundTrip().then(() => afterResult(act(), remembered));
+    if (behaviour.fault === 'idempotency-placeholder-replayed') {
+      // The key's row is inserted with a placeholder answer before the work runs; a copy that
+      // arrives meanwhile is replayed the placeholder.
+      if (inFlight.has(key))
+        return jsonResult(202, { operation_id: null, vm_id: null, status: 'pending', submitted_at: null });
+      const running = storeRoundTrip()
+        .then(() => afterResult(act(), remembered))
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, running);
+      return running;
+    }
     const variant = behaviour.variant;
     if (variant !== 'idempotency-in-flight-409' && variant !== 'writes-with-store-latency')
       return afterResult(act(), remembered);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { posix } from 'node:path';
 import { createBalancedInstances } from './balancedInstances.js';
 import { type FaultId, isFaultId } from './faultCatalogue.js';
 import { requestFingerprint } from './idempotency.js';
@@ -50,6 +51,20 @@ export function createRequestListener(
   const { services, authenticator, workspaces, writer } = deps;
   const { behaviour, store } = services;
   const routes = buildRouteTable(deps);
+  const fixedSegments = new Set(
+    deps.contract.operations.flatMap((op) => op.path.split('/').filter((s) => s !== '' && !s.includes('{'))),
+  );
+  // The path as a lenient router reads it, under the faults whose guard read it as it came.
+  const routedPath = (pathname: string): string => {
+    if (behaviour.fault === 'scope-skipped-on-path-case')
+      // A case-insensitive router: a fixed segment in any letter case is that segment.
+      return pathname
+        .split('/')
+        .map((segment) => (fixedSegments.has(segment.toLowerCase()) ? segment.toLowerCase() : segment))
+        .join('/');
+    if (behaviour.fault === 'scope-decided-on-raw-prefix') return posix.normalize(pathname);
+    return pathname;
+  };
   const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
   const keyed = createKeyedExecution(store, behaviour);
   const instanceOf = createBalancedInstances();
@@ -146,9 +161,11 @@ export function createRequestListener(
         : errorResult(401, outcome.detail, { 'www-authenticate': 'Bearer' });
     // The scope-skipped-on-trailing-slash fault: the scope middleware is bound to the exact paths,
     // while the router (strict routing off) also serves them with a trailing slash.
+    const rawPath = (req.url ?? '').split('?')[0] ?? '';
     const unguarded =
-      (behaviour.fault === 'scope-skipped-on-trailing-slash' &&
-        (req.url ?? '').split('?')[0]?.endsWith('/')) ||
+      (behaviour.fault === 'scope-skipped-on-trailing-slash' && rawPath.endsWith('/')) ||
+      // The guard's table is keyed by the path as written; the router serves what it resolves to.
+      routedPath(rawPath) !== rawPath ||
       (behaviour.fault === 'scope-skipped-on-method-override' &&
         req.method === 'POST' &&
         typeof req.headers['x-http-method-override'] === 'string');
@@ -234,7 +251,7 @@ export function createRequestListener(
       method,
       behaviour.fault === 'scope-skipped-on-trailing-slash' && pathname.length > 1
         ? pathname.replace(/\/$/, '')
-        : pathname,
+        : routedPath(pathname),
     );
     if (match.kind === 'not-found') {
       writer.sendError(
@@ -316,7 +333,10 @@ export function createRequestListener(
         ? query.lastValues.get(route.workspaceParameter.name)
         : behaviour.fault === 'workspace-id-brackets-merged'
           ? query.values.get(`${route.workspaceParameter.name}[]`)
-          : undefined;
+          : // The service prefers the gateway's internal header, which the gateway does not strip.
+            behaviour.fault === 'workspace-id-header-overrides-query'
+            ? headerText(req.headers['x-workspace-id'])
+            : undefined;
     if (polluted !== undefined) checked = { ...checked, workspaceId: polluted };
 
     const checkBody = route.checkBody;
@@ -451,4 +471,9 @@ function gatewayDecoded(query: string): string {
   } catch {
     return query;
   }
+}
+
+/** A request header's one value, or undefined when it is absent or given twice. */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

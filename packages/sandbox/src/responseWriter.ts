@@ -62,6 +62,19 @@ export class ResponseWriter {
       case 'error-detail-number':
         this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ detail: status })));
         return;
+      case 'error-page-negotiated-html':
+        // The error controller negotiates: a browser's Accept list gets the framework's error page.
+        if ((res.req.headers.accept ?? '').includes('text/html')) {
+          this.write(
+            res,
+            status,
+            'text/html; charset=utf-8',
+            `<html><body><h1>Whitelabel Error Page</h1><p>${status}: ${detail}</p></body></html>`,
+          );
+          return;
+        }
+        this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ detail })));
+        return;
       default:
         this.write(res, status, JSON_TYPE, JSON.stringify(this.decorate({ detail })));
     }

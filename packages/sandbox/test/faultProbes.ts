@@ -1322,4 +1322,67 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === true,
     faulty: (o) => o === false,
   },
+  'workspace-id-header-overrides-query': {
+    // An identity limited to the primary workspace names the secondary one in the tenant header.
+    observe: async (h) => {
+      const polluted = await h.call('GET', paths.buckets, {
+        as: 'primaryOnly',
+        headers: { 'x-workspace-id': secondary(h) },
+      });
+      const other = await h.call('GET', paths.buckets, { workspace: secondary(h) });
+      return polluted.status === 200 && polluted.text === other.text;
+    },
+    correct: (servedOther) => servedOther === false,
+    faulty: (servedOther) => servedOther === true,
+  },
+  'scope-skipped-on-path-case': {
+    observe: (h) =>
+      h.call(
+        'DELETE',
+        paths.reservedIp(reservedIp(h)).replace('/networking/reserved-ips/', '/NETWORKING/RESERVED-IPS/'),
+        {
+          as: 'noNetworkWrite',
+        },
+      ),
+    correct: (a) => (a as Answer).status === 403 || (a as Answer).status === 404,
+    faulty: status(204),
+  },
+  'scope-decided-on-raw-prefix': {
+    observe: (h) =>
+      h.call('DELETE', paths.reservedIp(reservedIp(h)).replace('/networking/', '/compute/../networking/'), {
+        as: 'noNetworkWrite',
+        rawPath: true,
+      }),
+    correct: (a) => (a as Answer).status === 403 || (a as Answer).status === 404,
+    faulty: status(204),
+  },
+  'error-page-negotiated-html': {
+    observe: (h) =>
+      h.call('GET', paths.restore('rst-none'), {
+        headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+      }),
+    correct: (a) => status(404)(a) && ((a as Answer).contentType ?? '').includes('json'),
+    faulty: (a) => status(404)(a) && ((a as Answer).contentType ?? '').includes('text/html'),
+  },
+  'gateway-unpriced-plan-passes': {
+    observe: async (h) =>
+      (
+        await h.call('POST', paths.cloudVms, {
+          workspace: h.profile.workspaces.billingDenied ?? null,
+          json: { ...createBody, plan_id: 'plan-std-4c-8g', cpu: 4, ram_mb: 8192 },
+          idempotencyKey: 'unpriced',
+        })
+      ).status,
+    correct: (code) => code !== 202,
+    faulty: (code) => code === 202,
+  },
+  'idempotency-placeholder-replayed': {
+    observe: async (h) => {
+      const send = () => h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'together' });
+      const answers = await Promise.all([send(), send()]);
+      return answers.map((a) => jsonObject(a).operation_id === null);
+    },
+    correct: (o) => JSON.stringify(o) === '[false,false]',
+    faulty: (o) => JSON.stringify(o) === '[false,true]',
+  },
 };

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { loadOpenApiDocument } from '@cloud-api/spec';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -25,6 +25,8 @@ export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Sent on a connection opened for it alone (fetch keeps connections alive and reuses them). */
   readonly newConnection?: boolean;
+  /** Send the path as written, dot segments included (a URL parser would resolve them). */
+  readonly rawPath?: boolean;
 }
 
 export interface Answer {
@@ -67,9 +69,11 @@ function sendOnNewConnection(
   method: string,
   headers: Record<string, string>,
   body: string | Buffer | undefined,
+  rawPath?: string,
 ): Promise<Omit<Answer, 'json'>> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method, headers, agent: false }, (response) => {
+    const onResponse = (response: IncomingMessage): void => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
@@ -86,7 +90,11 @@ function sendOnNewConnection(
         }),
       );
       response.on('error', reject);
-    });
+    };
+    const sent =
+      rawPath === undefined
+        ? request(url, { method, headers, agent: false }, onResponse)
+        : request({ hostname, port, path: rawPath, method, headers, agent: false }, onResponse);
     sent.on('error', reject);
     sent.end(body);
   });
@@ -121,8 +129,9 @@ export async function startHarness(options: Partial<CreateSandboxOptions> = {}):
     if (callOptions.idempotencyKey !== undefined) headers['x-idempotency-key'] = callOptions.idempotencyKey;
     const query = queryParts.length > 0 ? `?${queryParts.join('&')}` : '';
     const url = `${listening.url}${path}${query}`;
-    if (callOptions.newConnection) {
-      const answer = await sendOnNewConnection(url, method, headers, body);
+    if (callOptions.newConnection || callOptions.rawPath) {
+      const raw = callOptions.rawPath ? `${new URL(listening.url).pathname}${path}${query}` : undefined;
+      const answer = await sendOnNewConnection(url, method, headers, body, raw);
       return { ...answer, json: parsed(answer.text) };
     }
     const response = await fetch(url, {

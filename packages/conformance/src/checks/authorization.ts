@@ -114,6 +114,61 @@ checks.push(
   ),
 );
 
+checks.push(
+  defineCheck(
+    'SCOPE-1',
+    "never serves an identity lacking the scope the path's fixed segments in capitals",
+    async (t) => {
+      const pairs = lackingScope(t.session);
+      if (pairs.length === 0)
+        return t.skip('profile has no identity lacking the scope of a usable operation');
+      // A case-insensitive router (Express's default) serves `/NETWORKING/RESERVED-IPS/…`, while a
+      // guard table matching paths case-sensitively finds no entry and lets it through.
+      await respelledNeverServed(
+        t,
+        pairs,
+        (request, op) => ({ ...request, path: fixedSegmentsInCapitals(request.path, op.path) }),
+        'whatever the letter case of its fixed segments (a 403 or a 404 passes)',
+      );
+    },
+  ),
+);
+
+/** The request's path with every segment the operation's template fixes written in capitals. */
+function fixedSegmentsInCapitals(path: string, template: string): string {
+  const fixed = template.split('/').map((segment) => !segment.includes('{'));
+  return path
+    .split('/')
+    .map((segment, index) => (fixed[index] ? segment.toUpperCase() : segment))
+    .join('/');
+}
+
+checks.push(
+  defineCheck(
+    'SCOPE-1',
+    "never serves an identity lacking the scope the path reached through another service's prefix and a dot segment",
+    async (t) => {
+      const session = t.session;
+      const pairs = lackingScope(session);
+      if (pairs.length === 0)
+        return t.skip('profile has no identity lacking the scope of a usable operation');
+      const prefixes = [...new Set(session.operations.map((op) => op.path.split('/')[1] ?? ''))];
+      // A gateway that picks the service (and so the scope) from the raw path's first segment,
+      // before the service resolves `..`, checks `/compute/../networking/…` as a compute request.
+      await respelledNeverServed(
+        t,
+        pairs,
+        (request) => {
+          const own = request.path.split('/')[1];
+          const other = prefixes.find((prefix) => prefix !== own) ?? 'other';
+          return { ...request, path: `/${other}/..${request.path}`, rawPath: true };
+        },
+        'however the path is reached (a 403, a 404 or a 400 passes; the path is sent with its dot segment as written)',
+      );
+    },
+  ),
+);
+
 /** Methods a framework's override header turns a POST into. */
 const OVERRIDDEN: ReadonlySet<string> = new Set(['DELETE', 'PATCH', 'PUT']);
 
@@ -222,16 +277,18 @@ checks.push(
 );
 
 /**
- * How the forbidden copy is written: the same name again, or with brackets (`workspace_id[]`),
- * which a qs-style parser merges into the plain parameter while a policy reading the plain
- * name sees only the allowed value.
+ * How the forbidden workspace rides along with the allowed one: the same name again, with
+ * brackets (`workspace_id[]`, which a qs-style parser merges into the plain parameter while a
+ * policy reading the plain name sees only the allowed value), or in a tenant header a gateway
+ * sets for the services behind it and does not strip from clients' requests.
  */
-const COPIES = ['repeated', 'bracketed'] as const;
+const COPIES = ['repeated', 'bracketed', 'X-Workspace-Id', 'X-Tenant-Id'] as const;
+const inHeader = (copy: (typeof COPIES)[number]): boolean => copy.startsWith('X-');
 
 checks.push(
   defineCheck(
     'POLICY-1',
-    'never serves a workspace outside the list when workspace_id is given twice',
+    'never serves a workspace outside the list when another workspace rides along (workspace_id twice or bracketed, a tenant header)',
     async (t) => {
       const session = t.session;
       const op = session.operation('listBuckets');
@@ -248,7 +305,13 @@ checks.push(
                 .filter((forbidden) => !allowsWorkspace(identity, forbidden))
                 .flatMap((forbidden) =>
                   [true, false].flatMap((forbiddenFirst) =>
-                    COPIES.map((copy) => ({ identity, allowed, forbidden, forbiddenFirst, copy })),
+                    COPIES.filter((copy) => forbiddenFirst || !inHeader(copy)).map((copy) => ({
+                      identity,
+                      allowed,
+                      forbidden,
+                      forbiddenFirst,
+                      copy,
+                    })),
                   ),
                 ),
             ),
@@ -257,8 +320,14 @@ checks.push(
         return t.skip(
           `profile has no specific-workspaces identity with ${op.scope} that leaves out a profile workspace`,
         );
-      const list = (token: string, values: readonly (readonly [string, string])[]) =>
-        session.http.send({ ...operationRequest(op, session, 'positive', { token }), query: values });
+      const list = (
+        token: string,
+        values: readonly (readonly [string, string])[],
+        headers: Readonly<Record<string, string>> = {},
+      ) => {
+        const request = operationRequest(op, session, 'positive', { token });
+        return session.http.send({ ...request, query: values, headers: { ...request.headers, ...headers } });
+      };
       const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
       await t.check(
         fc.constantFrom(...pairs),
@@ -267,17 +336,25 @@ checks.push(
           if (!reader) return notApplicable(`no identity may list workspace ${forbidden}'s buckets`);
           const own = await list(identity.token, [['workspace_id', allowed]]);
           const other = await list(reader.token, [['workspace_id', forbidden]]);
-          const forbiddenCopy = [copy === 'repeated' ? 'workspace_id' : 'workspace_id[]', forbidden] as const;
           const allowedCopy = ['workspace_id', allowed] as const;
-          const order = forbiddenFirst ? [forbiddenCopy, allowedCopy] : [allowedCopy, forbiddenCopy];
-          const polluted = await list(identity.token, order);
+          const forbiddenCopy = [copy === 'repeated' ? 'workspace_id' : 'workspace_id[]', forbidden] as const;
+          const order = inHeader(copy)
+            ? [allowedCopy]
+            : forbiddenFirst
+              ? [forbiddenCopy, allowedCopy]
+              : [allowedCopy, forbiddenCopy];
+          const polluted = await list(
+            identity.token,
+            order,
+            inHeader(copy) ? { [copy.toLowerCase()]: forbidden } : {},
+          );
           const servedOther =
             is2xx(polluted.response.status) &&
             sameList(polluted.response.json, other.response.json) &&
             !sameList(polluted.response.json, own.response.json);
           if (servedOther)
             throw new RuleViolation(
-              `identity "${identity.name}" may use workspace ${allowed} only; with workspace_id given twice (${order.map(([name, value]) => `${name}=${value}`).join(', then ')}) it was served workspace ${forbidden}'s bucket list`,
+              `identity "${identity.name}" may use workspace ${allowed} only; ${inHeader(copy) ? `with workspace_id=${allowed} and the header ${copy}: ${forbidden}` : `with workspace_id given twice (${order.map(([name, value]) => `${name}=${value}`).join(', then ')})`} it was served workspace ${forbidden}'s bucket list`,
               polluted,
             );
           if (!is2xx(own.response.status) || !is2xx(other.response.status))

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { cloudVmBodyPerPlan, newVmName } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import {
   allowsWorkspace,
@@ -142,11 +143,17 @@ checks.push(
       // (what a naive gateway or handler reads from the body) is refused the same, and so is one
       // repeating the X-Idempotency-Key of a create accepted in the primary workspace (a gateway
       // that remembers forwarded keys without their workspace takes it for a retry).
+      // A client's create in each plan the run uses: a gateway that lets through what its billing
+      // client cannot price (an unknown SKU answered as an error, not a denial) is found by varying it.
+      const plans = cloudVmBodyPerPlan(session.profile).map((planBody) => ({
+        label: `as a client sends it (plan_id ${JSON.stringify(planBody.plan_id)})`,
+        planBody,
+      }));
       const bodies = [
-        'as a client sends it',
+        ...plans.map(({ label }) => label),
         'carrying "allowed": true',
         'repeating the X-Idempotency-Key and body of the create accepted in the primary workspace',
-      ] as const;
+      ];
       const cases = identities.flatMap((identity) => bodies.map((body) => ({ identity, body })));
       await t.check(
         fc.constantFrom(...cases),
@@ -156,12 +163,14 @@ checks.push(
             workspaceId: denied,
           });
           let sent = create;
-          if (body === 'carrying "allowed": true')
+          const plan = plans.find(({ label }) => label === body);
+          if (plan) sent = { ...create, body: JSON.stringify({ ...plan.planBody, name: newVmName() }) };
+          else if (body === 'carrying "allowed": true')
             sent = {
               ...create,
               body: JSON.stringify({ ...(JSON.parse(create.body ?? '{}') as object), allowed: true }),
             };
-          else if (body !== 'as a client sends it') {
+          else {
             const allowed = await acceptedCreate(session, (vmId) =>
               t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
             );

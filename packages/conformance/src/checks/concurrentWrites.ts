@@ -67,6 +67,14 @@ checks.push(
             operations[1]?.timed.exchange,
           );
         const unreadable = unreadableAcceptance(copies);
+        // One copy named the operation, another was "accepted" without naming it (a placeholder
+        // stored before the work and replayed to a copy): a client holding that answer cannot
+        // learn what its retry started, so the retry was not safe.
+        if (unreadable && operations[0])
+          throw new RuleViolation(
+            `${copies.length} copies of one create with X-Idempotency-Key ${key}, in flight together: one was accepted as ${describeAcceptance(operations[0])}, another answered ${unreadable.response.status} without an acceptance record (no operation_id and vm_id to poll); a retry with the same key must be answered with the operation it started`,
+            unreadable,
+          );
         if (unreadable)
           return notApplicable(`a copy answered ${unreadable.response.status} without an acceptance record`);
         const first = operations[0];

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { malformedBody } from '../generate/bodies.js';
 import { missingId, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
+import { OTHER_ACCEPTS } from '../generate/otherAccepts.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
@@ -65,6 +66,55 @@ checks.push(
       },
     );
   }),
+);
+
+checks.push(
+  defineCheck(
+    'ERR-1',
+    'every error is a JSON object with a string detail whatever format the Accept header asks for',
+    async (t) => {
+      const session = t.session;
+      // An error controller that negotiates (Spring's) answers a browser's Accept list with an
+      // HTML page: the errors a client meets most, a missing token and a missing resource.
+      const mistakes = [
+        ...usableOperations(session, 'probe').map((op) => ({
+          op,
+          kind: 'no Authorization header',
+          overrides: { authorization: null } as const,
+        })),
+        ...withNotFound(session).map((op) => ({
+          op,
+          kind: 'an id that does not exist',
+          overrides: {
+            pathIds: Object.fromEntries(op.pathParameters.map((name) => [name, missingId(name)])),
+          },
+        })),
+      ];
+      const cases = mistakes.flatMap((mistake) => OTHER_ACCEPTS.map((accept) => ({ ...mistake, accept })));
+      if (cases.length === 0) return t.skip('no operation is usable on this profile');
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, kind, overrides, accept }) => {
+          const request = operationRequest(op, session, 'probe', overrides);
+          const exchange = await session.http.send({ ...request, headers: { ...request.headers, accept } });
+          if (is2xx(exchange.response.status))
+            return notApplicable(
+              `${op.operationId} answered ${exchange.response.status} to a request with ${kind}`,
+            );
+          try {
+            expectErrorDetail(exchange);
+          } catch (error) {
+            throw new RuleViolation(
+              `${(error as Error).message} (request with ${kind}, Accept: ${accept}; all responses are JSON, whatever the Accept header asks)`,
+              exchange,
+            );
+          }
+          return observed;
+        },
+        { examples: cases, exhaustive: true, independent: true },
+      );
+    },
+  ),
 );
 
 checks.push(

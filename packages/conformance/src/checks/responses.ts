@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { MUTATING_OPERATIONS, operationRequest, usableOperations } from '../generate/operationRequest.js';
 import { anyOperation } from '../generate/operations.js';
+import { OTHER_ACCEPTS } from '../generate/otherAccepts.js';
 import { identityWith, namedWorkspaces } from '../session/identities.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
@@ -52,14 +53,6 @@ checks.push(
     },
   ),
 );
-
-/** What clients other than the suite put in Accept: XML, a browser's list, plain text, anything. */
-const OTHER_ACCEPTS = [
-  'application/xml',
-  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-  'text/plain',
-  '*/*',
-] as const;
 
 checks.push(
   defineCheck(

@@ -378,6 +378,10 @@ export const rules: readonly RuleEntry[] = [
         mechanism: 'validation-skipped-on-route',
         how: 'The scope middleware is bound to the exact paths while the router (strict routing off) also serves them with a trailing slash, so `DELETE …/reserved-ips/{id}/` runs without the scope.',
       },
+      {
+        mechanism: 'path-normalisation-mismatch',
+        how: "The router matches paths case-insensitively and resolves dot segments, while the scope guard's table matches the path as written: `/NETWORKING/RESERVED-IPS/{id}` or `/compute/../networking/reserved-ips/{id}` finds no guard entry and is served without a scope decision.",
+      },
     ],
   },
   {
@@ -416,7 +420,7 @@ export const rules: readonly RuleEntry[] = [
       'Specific workspaces | Token may access only the selected workspaces; requests to others return `403 Forbidden`.',
     ],
     latitude:
-      'A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace, judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same).',
+      'A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders, or the forbidden one as `workspace_id[]`) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace. Nor may a forbidden workspace named in a tenant header (`X-Workspace-Id`, `X-Tenant-Id`) beside the allowed `workspace_id`: the document scopes a request by its query parameter only, so the header is ignored or refused. Both are judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity with a workspace list that leaves out a profile workspace'],
@@ -444,6 +448,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'parameter-pollution',
         how: 'With `workspace_id` given twice, the policy middleware checks the first value and the handler serves the last, so an allowed workspace carries a forbidden one past the check.',
+      },
+      {
+        mechanism: 'client-set-internal-header',
+        how: 'The service reads the workspace from `X-Workspace-Id`, the header the gateway sets for it after its policy check, and the gateway does not strip that header from client requests: a client names another workspace than the one the policy checked.',
       },
     ],
   },
@@ -899,7 +907,8 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'Errors return a JSON object with a `detail` field. Example shape: `detail` is a human-readable string.',
     ],
-    latitude: 'Internal structure of the `ErrorDetail` type: not shown — extra fields pass.',
+    latitude:
+      'Internal structure of the `ErrorDetail` type: not shown — extra fields pass. Errors asked with another Accept header (XML, a browser list, plain text, */*) are still JSON objects with detail: "All responses are JSON."',
     targets: ALL,
     threats: [
       {
@@ -921,6 +930,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'proxy-rewrite',
         how: 'The gateway or load balancer answers some errors itself (an HTML 502 or 413 page, a 401 from the edge), which are not JSON.',
+      },
+      {
+        mechanism: 'content-negotiation',
+        how: "The error controller negotiates the format (Spring's default), so an error asked with a browser's Accept list is answered with an HTML error page, not the JSON object with detail.",
       },
     ],
   },
@@ -1423,6 +1436,10 @@ export const rules: readonly RuleEntry[] = [
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'concurrency of 2 or more'],
     threats: [
+      {
+        mechanism: 'placeholder-record',
+        how: 'The idempotency row is inserted with a placeholder answer before the work runs, and a copy that arrives meanwhile is replayed it: 202 naming no operation, so its client cannot learn what the retry started.',
+      },
       {
         mechanism: 'check-then-act-race',
         how: 'The stored answer for the key is looked up, the create awaits the database, and the answer is stored only afterwards: a copy arriving in between finds nothing and creates a second VM.',

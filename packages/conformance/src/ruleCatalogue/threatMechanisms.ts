@@ -30,6 +30,8 @@ export const threatMechanisms = {
     'A time comparison (expiry, freshness) runs against a clock that is off, or with a generous leeway, so a moment that has passed is taken as still to come.',
   'column-truncation':
     'A column narrower than the value (a VARCHAR(32)) keeps only its first characters, and with strict checks off the write succeeds, so the value stored is not the value sent.',
+  'client-set-internal-header':
+    'A header the gateway sets for the services behind it (the workspace, the caller) is also accepted from clients, because the gateway does not strip it: the client states what the gateway was supposed to decide.',
   'content-negotiation':
     'The framework picks the response format from the Accept header and answers XML, HTML or text to a request that did not ask for JSON.',
   'default-string-conversion':
@@ -97,6 +99,8 @@ export const threatMechanisms = {
     'Pagination added to a list wraps it in an object (`{"items": [...], "next": ...}`).',
   'parameter-pollution':
     'A parameter given twice is read differently by two layers (the policy check takes the first value, the handler the last), so an allowed value carries a forbidden one past the check.',
+  'path-normalisation-mismatch':
+    'The guard and the router read the path differently (letter case, dot segments, a trailing slash), so the guard decides for a path the router then serves as another endpoint.',
   'per-instance-state':
     'State that must be shared (idempotency answers, a revocation list, caches) is kept in one process, so a request balanced to another instance does not see it.',
   'placeholder-record':

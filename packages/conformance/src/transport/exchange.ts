@@ -13,6 +13,12 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Raw body text (already serialized); absent for no body. */
   readonly body?: string;
+  /**
+   * Send `path` exactly as written, dot segments (`/compute/../networking/…`) included: a URL
+   * parser resolves them, and a gateway that routes by the raw path never sees what the service
+   * behind it serves.
+   */
+  readonly rawPath?: true;
 }
 
 /** A header by its name in lower case, however the message spelled it (header names are case-insensitive). */

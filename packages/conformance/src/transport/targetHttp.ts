@@ -406,7 +406,11 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
     if (request.encodedQuery !== undefined) url.search = request.encodedQuery;
     else for (const [name, value] of request.query) url.searchParams.append(name, value);
-    const out = outgoing(url, request.method, request.headers, request.body);
+    const resolved = outgoing(url, request.method, request.headers, request.body);
+    const raw = `${basePath}${request.path}${url.search}`;
+    const out = request.rawPath
+      ? { ...resolved, href: `${base.origin}${raw}`, target: { ...resolved.target, path: raw } }
+      : resolved;
     const response = await deliver(out, scope, stopped, sendOptions);
     const exchange = { request, url: out.href, response };
     // An unread body is shown to no recorder (coverage, the schema audit, HAR): only its status is known.

@@ -38,8 +38,12 @@ function decided(
   const { behaviour, billing, store } = services;
   // The gateway-trusts-body-decision fault: the decision a caller passes along is taken as made.
   const passedAlong =
-    behaviour.fault === 'gateway-trusts-body-decision' &&
-    (request.body as { allowed?: unknown } | undefined)?.allowed === true;
+    (behaviour.fault === 'gateway-trusts-body-decision' &&
+      (request.body as { allowed?: unknown } | undefined)?.allowed === true) ||
+    // The gateway-unpriced-plan-passes fault: billing answers an error for a plan missing from
+    // its price list, and the gateway refuses only on `allowed: false`.
+    (behaviour.fault === 'gateway-unpriced-plan-passes' &&
+      (request.body as { plan_id?: unknown } | undefined)?.plan_id === 'plan-std-4c-8g');
   if (
     !passedAlong &&
     !billing.allows(request.workspaceId, undefined) &&
