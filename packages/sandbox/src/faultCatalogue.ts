@@ -1181,6 +1181,13 @@ export const faultCatalogue = [
     description:
       'The idempotency row is inserted with a placeholder answer (status "pending", null ids) before the create runs: a copy of the request that arrives meanwhile is answered 202 with the placeholder, naming no operation.',
   },
+  {
+    id: 'nat-rule-duplicate-member-first-validated',
+    rule: 'NEG-1',
+    mechanism: 'validated-copy-not-used',
+    description:
+      'The gateway validates the body with a first-match field lookup (gjson) while the service decodes it last-wins: {"external_port": 2300, "external_port": "2300; DROP"} passes validation and the text is stored as the port.',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultId = (typeof faultCatalogue)[number]['id'];

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { type AnyNode, parse } from '@humanwhocodes/momoa';
 
 export interface JsonBodyLimits {
   /** Largest body accepted, in bytes (413 above). */
@@ -10,10 +11,15 @@ export interface JsonBodyLimits {
    * streaming decoder (Go's json.Decoder) does.
    */
   readonly firstValueOnly?: boolean;
+  /**
+   * The nat-rule-duplicate-member-first-validated fault: also read the body as a first-match
+   * field lookup (gjson) does, where a name given twice keeps its first value.
+   */
+  readonly firstMemberWins?: boolean;
 }
 
 export type JsonBodyOutcome =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true; readonly value: unknown; readonly firstMemberWins?: unknown }
   | { readonly ok: false; readonly status: number; readonly detail: string; readonly malformedJson?: true };
 
 /** Keys that could reach Object.prototype in careless merge code; refused in every body. */
@@ -124,7 +130,32 @@ export function parseJsonBody(bytes: Buffer, limits: JsonBodyLimits): JsonBodyOu
   }
   const problem = structureProblem(value, limits.maxDepth);
   if (problem) return { ok: false, status: 400, detail: problem };
+  if (limits.firstMemberWins) return { ok: true, value, firstMemberWins: firstMemberValue(parse(text).body) };
   return { ok: true, value };
+}
+
+/** A parsed JSON document's value where a name given twice in an object keeps its first value. */
+function firstMemberValue(node: AnyNode): unknown {
+  switch (node.type) {
+    case 'Object': {
+      const value: Record<string, unknown> = {};
+      for (const member of node.members) {
+        const name = member.name.type === 'String' ? member.name.value : member.name.name;
+        if (!Object.hasOwn(value, name)) value[name] = firstMemberValue(member.value);
+      }
+      return value;
+    }
+    case 'Array':
+      return node.elements.map((element) => firstMemberValue(element.value));
+    case 'Null':
+      return null;
+    case 'String':
+    case 'Number':
+    case 'Boolean':
+      return node.value;
+    default:
+      return undefined;
+  }
 }
 
 /** The first JSON value of `text`: the shortest prefix ending in } or ] that parses, else the whole. */

@@ -349,7 +349,9 @@ export function createRequestListener(
     const limits =
       behaviour.fault === 'body-first-json-value'
         ? { ...deps.bodyLimits, firstValueOnly: true }
-        : deps.bodyLimits;
+        : behaviour.fault === 'nat-rule-duplicate-member-first-validated'
+          ? { ...deps.bodyLimits, firstMemberWins: true }
+          : deps.bodyLimits;
     readJsonBody(req, limits, (outcome) => {
       try {
         let parsed: unknown;
@@ -365,11 +367,16 @@ export function createRequestListener(
           writer.sendError(res, outcome.status, outcome.detail);
           return;
         }
-        const body = bodyForRoute(
+        const routed = bodyForRoute(
           route.contract.operationId,
           preparedBody(parsed, behaviour.fault),
           behaviour,
         );
+        // The fault's validator looks fields up first-match while the handler decodes last-wins.
+        const body =
+          outcome.ok && outcome.firstMemberWins !== undefined
+            ? { ...routed, validated: preparedBody(outcome.firstMemberWins, behaviour.fault) }
+            : routed;
         const problem = checkBody(body.validated);
         if (problem !== undefined) {
           // The fault commits the policy row first and lets the scheduler check the schedule after.

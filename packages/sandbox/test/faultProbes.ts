@@ -1385,4 +1385,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[false,false]',
     faulty: (o) => JSON.stringify(o) === '[false,true]',
   },
+  'nat-rule-duplicate-member-first-validated': {
+    observe: async (h) => {
+      const answer = await h.call('PATCH', natRulePath(h), {
+        body: '{"external_port":2300,"external_port":"2300; DROP"}',
+      });
+      return [answer.status, jsonObject(answer).external_port];
+    },
+    // JSON.parse keeps the last copy, which the schema refuses.
+    correct: (o) => (o as unknown[])[0] === 400,
+    faulty: (o) => JSON.stringify(o) === '[200,"2300; DROP"]',
+  },
 };

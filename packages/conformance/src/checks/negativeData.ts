@@ -8,6 +8,7 @@ import {
   expectNatRuleUnchanged,
   keepingNatRule,
   type NatRuleFields,
+  natRuleAsRead,
   natRuleToChange,
   notRestoredCleanup,
   readNatRule,
@@ -129,6 +130,57 @@ checks.push(
           t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', notRestoredCleanup(error)),
         );
       }
+    },
+  ),
+);
+
+/** A value of each type the update body documents that its schema rules out. */
+const RULED_OUT: Readonly<Record<string, unknown>> = {
+  external_port: '2300; DROP TABLE rules',
+  protocol: 'icmp',
+  enabled: 'no',
+};
+
+checks.push(
+  defineCheck(
+    'NEG-1',
+    'a body naming a field twice, once with a value its schema rules out, is refused or read with the valid value',
+    async (t) => {
+      const session = t.session;
+      const { op, original } = await natRuleToChange(t);
+      // RFC 8259 leaves a repeated name to the reader: a refusal or either value is a reading, but
+      // a validator reading the first copy and a store the last (gjson before encoding/json) store
+      // a value the schema rules out. The valid copy restates the rule's own value: it conflicts
+      // with nothing (PATCH-1).
+      const cases = Object.keys(RULED_OUT)
+        .filter((field) => field in original)
+        .flatMap((field) => [true, false].map((validFirst) => ({ field, validFirst })));
+      if (cases.length === 0) return t.skip('the NAT rule shows none of external_port, protocol, enabled');
+      await keepingNatRule(t, original, () =>
+        t.check(
+          fc.constantFrom(...cases),
+          async ({ field, validFirst }): Promise<CaseVerdict> => {
+            const valid = `${JSON.stringify(field)}:${JSON.stringify(original[field])}`;
+            const ruledOut = `${JSON.stringify(field)}:${JSON.stringify(RULED_OUT[field])}`;
+            const body = `{${validFirst ? `${valid},${ruledOut}` : `${ruledOut},${valid}`}}`;
+            const exchange = await session.http.send(
+              operationRequest(op, session, 'positive', { body, contentType: 'application/json' }),
+            );
+            if (is4xx(exchange.response.status))
+              return (await expectNatRuleUnchanged(session, original, exchange, 'the rule')) ?? observed;
+            expectStatus(exchange, is2xx, `a 4xx, or 200 with ${field} read as its valid copy`);
+            // A field equal to its documented default may be left out of the record (natRuleAsRead).
+            const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
+            if (JSON.stringify(record[field]) !== JSON.stringify(original[field]))
+              throw new RuleViolation(
+                `the body ${body} was accepted (${exchange.response.status}) and the rule now shows ${field} ${JSON.stringify(record[field])}: a value its schema rules out was stored (the copy checked is not the copy kept)`,
+                exchange,
+              );
+            return observed;
+          },
+          { examples: cases, exhaustive: true },
+        ),
+      );
     },
   ),
 );

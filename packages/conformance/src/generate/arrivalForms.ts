@@ -110,6 +110,13 @@ function numericTextForms(value: string): ParameterForm[] {
       encoded: encodeURIComponent(`${inScript(value.slice(0, 1), 0x0660)}${value.slice(1)}`),
     },
     {
+      // The spec's pattern admits leading zeros (A-WORKSPACE-ID-LEADING-ZEROS): refused or read
+      // as this number, never as the octal number a C-style parser makes of it.
+      kind: 'a leading zero (an octal parser reads another number)',
+      reading: 'same',
+      encoded: `0${value}`,
+    },
+    {
       kind: 'a NUL inside it',
       reading: 'same',
       encoded: encodeURIComponent(`${value.slice(0, cut)}\u0000${value.slice(cut)}`),

@@ -33,7 +33,6 @@ export function nonCanonicalFormsOf(id: string): WorkspaceForm[] {
   const n = Number(id);
   return [
     { kind: 'plus sign', value: `+${id}` },
-    { kind: 'leading zero', value: `0${id}` },
     { kind: 'leading space', value: ` ${id}` },
     { kind: 'trailing space', value: `${id} ` },
     { kind: 'decimal point', value: `${id}.0` },

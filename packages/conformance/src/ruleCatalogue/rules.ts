@@ -175,7 +175,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'Non-canonical spellings of a real workspace_id are not served as that workspace',
     quotes: [WS_QUOTE_A],
     latitude:
-      'Whether `+1042`, `01042`, ` 1042`, `1042.0`, `1.042e3`, `0x412` or full-width digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes.',
+      'Whether `+1042`, ` 1042`, `1042.0`, `1.042e3`, `0x412` or full-width digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes. `01042` is all ASCII digits, which the spec admits (A-WORKSPACE-ID-LEADING-ZEROS): it is not warned about here; PARAM-1 requires it refused or read as 1042, never as another number (an octal parser reads 546).',
     targets: ALL,
     threats: [
       {
@@ -1007,12 +1007,16 @@ export const rules: readonly RuleEntry[] = [
       '| protocol | enum | `tcp`, `udp` |',
     ],
     latitude:
-      'Generated from the spec\'s request schemas: malformed JSON, JSON that is not an object (array, string, number, true), a field of a type no reading of the document allows (an object or array for a scalar, text for an integer or a boolean), a value outside an enum. Any 4xx passes (A-ERROR-STATUS-UNLISTED). Lenient coercions some frameworks make (the string "2" for an integer, a number for a string, `null` for a body) are not generated. A refused PATCH must leave the NAT rule as it was.',
+      'Generated from the spec\'s request schemas: malformed JSON, JSON that is not an object (array, string, number, true), a field of a type no reading of the document allows (an object or array for a scalar, text for an integer or a boolean), a value outside an enum. Any 4xx passes (A-ERROR-STATUS-UNLISTED). Lenient coercions some frameworks make (the string "2" for an integer, a number for a string, `null` for a body) are not generated. A refused PATCH must leave the NAT rule as it was. A PATCH naming a field twice, once with the rule\'s own value and once with a value the schema rules out (both orders), may be refused or read either way RFC 8259 allows, but never store the ruled-out value.',
     targets: STATEFUL,
     whyNotPrism:
       'Prism validates requests but answers from examples; it keeps no state to show that nothing changed.',
     needs: ['mutations: true (bodies are sent to operations that change state when they accept)'],
     threats: [
+      {
+        mechanism: 'validated-copy-not-used',
+        how: 'The gateway validates the body with a first-match field lookup (gjson) while the service decodes it last-wins, so a name given twice, first valid and then not, is validated as one value and stored as the other.',
+      },
       {
         mechanism: 'missing-validation',
         how: 'A hand-written partial schema for the PATCH lost the `protocol` enum, so `icmp` is accepted and stored.',
