@@ -12,7 +12,7 @@ import {
   namedIdentities,
 } from '../session/identities.js';
 import type { Session } from '../session/session.js';
-import type { Exchange } from '../transport/exchange.js';
+import { type Exchange, headerValue } from '../transport/exchange.js';
 import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
@@ -362,6 +362,7 @@ checks.push(
               reused,
             );
           if (theirs) t.recordCreated('cloud VM', theirs.vmId, CLOUD_VM_NOT_CLEANED);
+          await expectPollIsolated(session, first, own.operationId);
           // A new operation there, or a refusal (the key's scope is not shown): either keeps the
           // workspaces apart. A 5xx or a 2xx naming nothing shows neither.
           const status = reused.response.status;
@@ -416,6 +417,54 @@ checks.push(
     },
   ),
 );
+
+/**
+ * The poll path is not shown, but a create that answers a Location names one: read there through
+ * the primary workspace, the operation is read through the secondary one by an identity allowed in
+ * both, and must not be served there. Without a Location, or when the primary read does not serve
+ * the operation, this shows nothing and sends nothing more.
+ */
+async function expectPollIsolated(session: Session, created: Exchange, operationId: string): Promise<void> {
+  const location = headerValue(created.response.headers, 'location');
+  if (!location) return;
+  const base = new URL(session.profile.baseUrl);
+  const basePath = base.pathname.replace(/\/$/, '');
+  let target: URL;
+  try {
+    target = new URL(location, created.url);
+  } catch {
+    return;
+  }
+  if (target.origin !== base.origin || !target.pathname.startsWith(`${basePath}/`)) return;
+  const { primary, secondary } = session.profile.workspaces;
+  const poll = (workspace: string, token: string) =>
+    session.http.send({
+      method: 'GET',
+      path: target.pathname.slice(basePath.length),
+      query: [
+        ...[...target.searchParams].filter(([name]) => name !== 'workspace_id'),
+        ['workspace_id', workspace],
+      ],
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+  // The poll's scope is not shown either: the broadest identity that may use both workspaces.
+  const reader = broadest(
+    namedIdentities(session.profile).filter(
+      (identity) => allowsWorkspace(identity, primary) && allowsWorkspace(identity, secondary),
+    ),
+  );
+  if (!reader) return;
+  const own = await poll(primary, reader.token);
+  const names = (exchange: Exchange) =>
+    (exchange.response.json as { operation_id?: unknown } | null)?.operation_id === operationId;
+  if (!is2xx(own.response.status) || !names(own)) return;
+  const elsewhere = await poll(secondary, reader.token);
+  if (is2xx(elsewhere.response.status) && names(elsewhere))
+    throw new RuleViolation(
+      `operation ${operationId} of workspace ${primary}, read where its create's Location points (${target.pathname}), was served through workspace ${secondary} too: workspaces isolate resources`,
+      elsewhere,
+    );
+}
 
 /** Identities that may read both workspaces' lists, broadest first, at most three (different tokens). */
 function listReaders(session: Session, scope: string): NamedIdentity[] {
