@@ -174,11 +174,17 @@ checks.push(
           for (const [index, timed] of sent.entries()) {
             const status = timed.exchange.response.status;
             for (const [field, value] of Object.entries(updates[index] ?? {})) {
-              if (status === 200 && !sameValue(after[field], value))
+              if (status === 200 && !sameValue(after[field], value)) {
+                // Back to the value from before is a lost update; anything else is the value kept
+                // or read back in another form, whatever the other update did.
+                const cause = sameValue(after[field], before[field])
+                  ? 'a lost update: the value from before was written back'
+                  : `neither the value it set nor the one before (${JSON.stringify(before[field])}): the value is kept or read back in another form`;
                 throw new RuleViolation(
-                  `two updates of the rule were in flight together; this one (${Object.keys(updates[index] ?? {}).join(', ')}) answered 200, yet once both were answered ${field} reads ${JSON.stringify(after[field])}, not the ${JSON.stringify(value)} it set (the other update changed only ${Object.keys(updates[1 - index] ?? {}).join(', ')}): a lost update`,
+                  `two updates of the rule were in flight together; this one (${Object.keys(updates[index] ?? {}).join(', ')}) answered 200, yet once both were answered ${field} reads ${JSON.stringify(after[field])}, not the ${JSON.stringify(value)} it set (the other update changed only ${Object.keys(updates[1 - index] ?? {}).join(', ')}): ${cause}`,
                   timed.exchange,
                 );
+              }
               if (status === 409 && sameValue(after[field], value) && !sameValue(before[field], value))
                 throw new RuleViolation(
                   `this update was refused with 409, yet ${field} now reads the ${JSON.stringify(value)} it sent (before: ${JSON.stringify(before[field])})`,

@@ -255,18 +255,15 @@ checks.push(
       const session = t.session;
       const { primary, secondary } = session.profile.workspaces;
       // GPU VMs and reserved IPs have no read: only consuming one through its own workspace shows
-      // it was still there, and only a resource made for this run was surely there before.
-      if (!session.freshResources)
-        return t.skip(
-          "the profile's resources are not made for each run (no provision command), so a VM or IP found gone may be an earlier run's doing",
-        );
+      // it was still there. Only a resource made for this run was surely there before: without
+      // one, a resource found gone is no verdict (an earlier run may have consumed it).
       const cases = consumableCases(session).flatMap((c) => {
         const [asker] = askersThroughSecondary(session, c.op.scope);
         return asker ? [{ ...c, asker }] : [];
       });
       if (cases.length === 0)
         return t.skip(
-          `the provisioned resources hold no fourth resources.deletableGpuVmIds entry and no third resources.releasableReservedIpIds entry, or no identity holds their scopes on workspace ${secondary}`,
+          `the profile's resources hold no fourth resources.deletableGpuVmIds entry and no third resources.releasableReservedIpIds entry, or no identity holds their scopes on workspace ${secondary}`,
         );
       // Each case consumes its resource: a second run of it (fast-check shrinking toward another
       // case) would judge a resource the first run removed, so every case is judged once.
@@ -303,6 +300,10 @@ checks.push(
         // answers 404 to every release (a retrying gateway) shows nothing about the refused one.
         // Either is blamed on the refused request only when the run's own delete or release of
         // another such resource was accepted.
+        if (!session.freshResources && (status === 404 || status === 409))
+          return notApplicable(
+            `${c.what} answered ${status} through its own workspace after the ${refused}; the profile's resources are not made for each run, so an earlier run may have consumed it: list a fresh one for each run, or let the profile's provision command hand one out`,
+          );
         if (status === 404 || (status === 409 && isDelete)) {
           const accepted = isDelete
             ? (await acceptedDelete(session)).exchange
