@@ -137,14 +137,49 @@ describe('429 and the rate limit in the transport', () => {
       await expect(soon.send(listBuckets)).rejects.toThrow(/would pass the run deadline/);
       const stubborn = createTargetHttp({ baseUrl: never.baseUrl, requestTimeoutMs: 5000 });
       await expect(stubborn.send(listBuckets)).rejects.toThrow(
-        /still answered 429 Too Many Requests \(with Retry-After: 0\) after 3 retries/,
+        /still answered 429 Too Many Requests \(with Retry-After: 0\) after 4 retries/,
       );
-      expect(never.arrivals).toHaveLength(4);
+      expect(never.arrivals).toHaveLength(5);
     } finally {
       await target.server.close();
       await never.server.close();
     }
   });
+
+  it('a request refused with 429 is retried before any request waiting for a slot goes out (one allowed a second)', async () => {
+    // One request a second, like a limit on creates per workspace: a waiting request that went
+    // out between a refused one and its retry would take the allowance the retry waited for.
+    const refusedBy = new Map<string, number>();
+    let lastAllowed = 0;
+    const server = await listenLocally((req, res) => {
+      const id = new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '?';
+      if (Date.now() - lastAllowed < 1000) {
+        refusedBy.set(id, (refusedBy.get(id) ?? 0) + 1);
+        res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+          .end(JSON.stringify({ detail: 'one a second' }));
+        return;
+      }
+      lastAllowed = Date.now();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    try {
+      const http = createTargetHttp({
+        baseUrl: `${server.origin}/v1`,
+        requestTimeoutMs: 5000,
+        maxInFlight: 3,
+      });
+      const sent = ['1', '2', '3', '4'].map((n) =>
+        http.send({ ...listBuckets, query: [...listBuckets.query, ['n', n]] }),
+      );
+      const answers = await Promise.all(sent);
+      expect(answers.map((a) => a.response.status)).toEqual([200, 200, 200, 200]);
+      // Each request was refused at most once (its retry, sent first after the pause, got through).
+      expect(Math.max(...refusedBy.values())).toBeLessThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
+  }, 20_000);
 
   it('never has more than maxInFlight requests in flight, however many are sent at once', async () => {
     let inFlight = 0;

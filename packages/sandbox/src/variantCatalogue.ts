@@ -103,6 +103,12 @@ export const variantCatalogue = [
       'A NAT rule update takes a store round trip; another non-empty update of the same rule arriving meanwhile answers 409 Conflict and changes nothing.',
   },
   {
+    id: 'nat-rule-busy-after-change',
+    gap: 'NS-NAT-RULE-TRANSITIONS',
+    description:
+      'A NAT rule that an update changed is provisioning for 300 ms, and every update of it meanwhile, an empty one included, answers 409 Conflict.',
+  },
+  {
     id: 'idempotency-keys-per-workspace',
     gap: 'A-IDEMPOTENCY-KEY-SCOPE',
     description:

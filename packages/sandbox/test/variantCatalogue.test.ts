@@ -225,6 +225,17 @@ const variantProbes: Record<VariantId, VariantProbe> = {
       );
     },
   },
+  'nat-rule-busy-after-change': {
+    observe: async (h) => {
+      const changed = await h.call('PATCH', natRulePath(h), { json: { note: 'busy now' } });
+      const read = await h.call('PATCH', natRulePath(h), { json: {} });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const later = await h.call('PATCH', natRulePath(h), { json: {} });
+      return [changed.status, read.status, later.status];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[200,200,200]',
+    withVariant: (o) => JSON.stringify(o) === '[200,409,200]',
+  },
   'nat-rule-update-conflict-409': {
     observe: overlappingUpdates,
     byDefault: (o) => JSON.stringify((o as Updates).statuses) === '[200,200]',

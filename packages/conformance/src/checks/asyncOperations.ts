@@ -135,6 +135,10 @@ checks.push(
           const create = (idempotencyKey: string) =>
             session.http.send(operationRequest(op, session, 'probe', { idempotencyKey }));
           const first = await create(firstKey);
+          if (first.response.status >= 500)
+            return notApplicable(
+              `the first create answered ${first.response.status}: nothing to compare with`,
+            );
           if (is4xx(first.response.status))
             return notApplicable(
               `a create with a ${firstKey.length}-character X-Idempotency-Key was refused (${first.response.status}): how long a key may be is not shown`,
@@ -175,6 +179,10 @@ checks.push(
           const request = operationRequest(op, session, 'probe', { idempotencyKey: key, body });
           // The first answer is treated as lost in the network: the caller never saw it and retries.
           const lost = await session.http.send(request);
+          // A create refused for a moment (a billing decision that could not be made, 503) started
+          // nothing to retry: no evidence either way.
+          if (lost.response.status >= 500)
+            return notApplicable(`the create answered ${lost.response.status}: no operation to retry`);
           const first = expectAcceptanceRecord(lost);
           t.recordCreated('cloud VM', String(first.vm_id), CLOUD_VM_NOT_CLEANED);
           for (const [n, retried] of (await retriesAfterLostAnswer(session, request)).entries()) {

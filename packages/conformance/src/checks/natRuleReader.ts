@@ -23,13 +23,35 @@ export function natRuleAsRead(record: Readonly<Record<string, unknown>>): Record
   return read;
 }
 
+/** Waits before each new try of an update a busy rule refused with 409: about 6 s in all. */
+const BUSY_RETRY_DELAYS_MS = [200, 400, 800, 1_600, 3_200] as const;
+
+/**
+ * Sends an update again while the rule answers 409 Conflict: a rule may stay busy for a while
+ * after a change (provisioning; its transitions are not shown), and refuses every update then.
+ * Returns the last answer, still 409 if the rule never settled.
+ */
+export async function untilRuleSettles(send: () => Promise<Exchange>): Promise<Exchange> {
+  let exchange = await send();
+  for (const delay of BUSY_RETRY_DELAYS_MS) {
+    if (exchange.response.status !== 409) return exchange;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    exchange = await send();
+  }
+  return exchange;
+}
+
 /**
  * The profile's NAT rule as its own workspace shows it. The document shows no read of a rule:
  * an empty partial update changes nothing and answers the current record, so it is the read.
  */
 export async function readNatRule(session: Session): Promise<NatRuleFields | undefined> {
-  const exchange = await session.http.send(
-    operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', { body: '{}' }),
+  const exchange = await untilRuleSettles(() =>
+    session.http.send(
+      operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
+        body: '{}',
+      }),
+    ),
   );
   if (exchange.response.status !== 200) return undefined;
   const record = natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
@@ -100,10 +122,12 @@ export async function restoreNatRule(session: Session, original: NatRuleFields):
   const fields = Object.fromEntries(
     NAT_RULE_FIELDS.filter((f) => f in original).map((f) => [f, original[f]]),
   );
-  const put = await session.http.send(
-    operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
-      body: JSON.stringify(fields),
-    }),
+  const put = await untilRuleSettles(() =>
+    session.http.send(
+      operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
+        body: JSON.stringify(fields),
+      }),
+    ),
   );
   if (put.response.status !== 200)
     throw new NatRuleNotRestored(`could not be restored: the update answered ${put.response.status}`);

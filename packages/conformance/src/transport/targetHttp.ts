@@ -102,7 +102,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The longest `Retry-After` the suite waits for; a target asking for more fails the check instead. */
 export const MAX_RETRY_AFTER_MS = 30_000;
-const MAX_RATE_LIMIT_RETRIES = 3;
+const MAX_RATE_LIMIT_RETRIES = 4;
 
 /** The wait a `Retry-After` value asks for (the client's reading); a second when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now: number = Date.now()): number {
@@ -188,16 +188,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   let log: Exchange[] = [];
   let keptChars = 0;
 
-  async function once(
-    request: Outgoing,
-    scope: Set<WireCall> | undefined,
-    stopped: () => boolean,
-    sendOptions: SendOptions,
-  ) {
+  /** Runs `send` holding one of the in-flight slots, whatever it sends meanwhile. */
+  async function holdingSlot<T>(send: () => Promise<T>): Promise<T> {
     const waited = slots.acquire();
     if (waited) await waited;
     try {
-      return await sendNow(request, scope, stopped, sendOptions);
+      return await send();
     } finally {
       slots.release();
     }
@@ -326,19 +322,56 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     }
   }
 
-  /** One request, retried after each `429` as long as the wait is reasonable and fits the deadline. */
-  async function deliver(
+  /**
+   * One request, retried after each `429` as long as the wait is reasonable and fits the deadline.
+   * The retries keep the request's in-flight slot: after a 429 the run sends one request at a
+   * time, so no request waiting for a slot goes out between a refused request and its retry and
+   * takes the allowance the retry waited for (a limit per workspace and operation of one a second).
+   */
+  function deliver(
     request: Outgoing,
     scope: Set<WireCall> | undefined,
     stopped: () => boolean,
     sendOptions: SendOptions = {},
-  ) {
+  ): Promise<ApiResponse> {
+    return holdingSlot(() => deliverHoldingSlot(request, scope, stopped, sendOptions));
+  }
+
+  async function deliverHoldingSlot(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions,
+  ): Promise<ApiResponse> {
     const { method, href } = request;
-    let response = await once(request, scope, stopped, sendOptions);
+    const response = await sendNow(request, scope, stopped, sendOptions);
     // Only a proxy sends 407 (the API has no such answer): whatever a check expected, the target
     // never saw this request, so it is no answer of the target's.
     if (response.status === 407)
       throw new TransportError(href, method, proxyAuthenticationRequired(route), true);
+    if (response.status !== 429) return response;
+    // Requests refused together (sent before the first 429 lowered the bound) retry one after
+    // another, each until it is through: retried together, they would keep taking each other's turn.
+    const turn = retryTurn.then(() => retried(request, scope, stopped, sendOptions, response));
+    retryTurn = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  /** Whose turn it is to retry after a 429: one refused request at a time. */
+  let retryTurn: Promise<void> = Promise.resolve();
+
+  async function retried(
+    request: Outgoing,
+    scope: Set<WireCall> | undefined,
+    stopped: () => boolean,
+    sendOptions: SendOptions,
+    refused: ApiResponse,
+  ): Promise<ApiResponse> {
+    const { method, href } = request;
+    let response = refused;
     for (let retries = 0; response.status === 429; retries++) {
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);
@@ -365,7 +398,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         );
       pacer.pauseUntil(Date.now() + wait);
       // A retry is paced like any other send.
-      response = await once(request, scope, stopped, { ...sendOptions, admission: { left: 0 } });
+      response = await sendNow(request, scope, stopped, { ...sendOptions, admission: { left: 0 } });
     }
     return response;
   }

@@ -19,6 +19,9 @@ function inVpcSubnet(address: string): boolean {
   return match !== null && Number(match[1]) < 64;
 }
 
+/** How long the nat-rule-busy-after-change variant's rule stays provisioning after a change. */
+const NAT_RULE_BUSY_MS = 300;
+
 /** Rule states in which the rule cannot be changed (transitions are not shown by the document). */
 const BUSY_STATES: ReadonlySet<string> = new Set(['provisioning', 'deleting']);
 
@@ -121,6 +124,15 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
   const apply = (): OperationResult => {
     Object.assign(rule, changes);
     rule.updated_at = clock.laterThan(rule.updated_at);
+    // The variant's rule is reconfigured for a moment after a change, and refuses updates then.
+    if (behaviour.variant === 'nat-rule-busy-after-change' && Object.keys(changes).length > 0) {
+      const answered = answer(rule, services);
+      rule.status = 'provisioning';
+      setTimeout(() => {
+        if (rule.status === 'provisioning') rule.status = 'available';
+      }, NAT_RULE_BUSY_MS).unref();
+      return answered;
+    }
     return answer(rule, services);
   };
   // An empty update changes no field: in the variants it takes no lock and no round trip.
