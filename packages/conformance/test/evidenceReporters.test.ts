@@ -35,6 +35,7 @@ function outcomeOf(tests: TestOutcome[], target = 'unit'): RunOutcome {
     info: {
       runId: '00000000-0000-4000-8000-000000000002',
       suiteVersion: '0.1.0',
+      suiteBuild: 'checks-000000000000',
       specHash: 'f'.repeat(64),
       target,
       targetKind: 'real',

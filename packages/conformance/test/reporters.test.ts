@@ -22,6 +22,7 @@ function outcomeOf(
     info: {
       runId: '00000000-0000-4000-8000-000000000001',
       suiteVersion: '0.1.0',
+      suiteBuild: 'checks-000000000000',
       specHash: 'f'.repeat(64),
       target: 'unit',
       targetKind: 'real',

@@ -12,7 +12,7 @@ import {
 import type { Session } from '../session/session.js';
 import type { ApiRequest } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
-import { type Check, type CheckContext, defineCheck } from './check.js';
+import { type Check, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
 import { expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 import { reportUnreachedOperations } from './unreachedOperations.js';
@@ -68,69 +68,78 @@ checks.push(
 );
 
 /**
- * Each lacking-scope request written another way the API's router may still serve while a guard
- * keyed by the exact request misses it: refused or not found both pass; served never.
+ * A SCOPE-1 check that sends each lacking-scope request written another way, which the API's
+ * router may still serve while a guard keyed by the exact request misses it: refused or not found
+ * both pass; served never. `only` narrows the operations (named in the skip when none is left).
  */
-async function respelledNeverServed(
-  t: CheckContext,
-  pairs: ReturnType<typeof lackingScope>,
-  respell: (request: ApiRequest, op: OperationEntry) => ApiRequest,
+function respelledScopeCheck(
+  description: string,
+  respell: (request: ApiRequest, op: OperationEntry, session: Session) => ApiRequest,
   spelling: string,
-): Promise<void> {
-  const session = t.session;
-  await t.check(
-    fc.constantFrom(...pairs),
-    async ({ op, identity }) => {
-      const request = operationRequest(op, session, 'probe', { token: identity.token });
-      const exchange = await session.http.send(respell(request, op));
-      expectStatus(
-        exchange,
-        (s) => !is2xx(s),
-        `no 2xx: identity "${identity.name}" lacks ${op.scope}, ${spelling}`,
+  only?: { readonly operations: string; readonly keep: (op: OperationEntry) => boolean },
+): Check {
+  return defineCheck('SCOPE-1', description, async (t) => {
+    const session = t.session;
+    const pairs = lackingScope(session).filter(({ op }) => !only || only.keep(op));
+    if (pairs.length === 0)
+      return t.skip(
+        `profile has no identity lacking the scope of a usable ${only?.operations ?? 'operation'}`,
       );
-      return observed;
-    },
-    { examples: pairs, independent: true },
-  );
+    await t.check(
+      fc.constantFrom(...pairs),
+      async ({ op, identity }) => {
+        const request = operationRequest(op, session, 'probe', { token: identity.token });
+        const exchange = await session.http.send(respell(request, op, session));
+        expectStatus(
+          exchange,
+          (s) => !is2xx(s),
+          `no 2xx: identity "${identity.name}" lacks ${op.scope}, ${spelling}`,
+        );
+        return observed;
+      },
+      { examples: pairs, independent: true },
+    );
+  });
 }
 
 checks.push(
-  defineCheck(
-    'SCOPE-1',
+  // A router without strict routing serves the path with a slash too; a guard bound to the exact
+  // path then never runs.
+  respelledScopeCheck(
     'never serves an identity lacking the scope the same path with a trailing slash',
-    async (t) => {
-      const pairs = lackingScope(t.session);
-      if (pairs.length === 0)
-        return t.skip('profile has no identity lacking the scope of a usable operation');
-      // A router without strict routing serves the path with a slash too; a guard bound to the
-      // exact path then never runs.
-      await respelledNeverServed(
-        t,
-        pairs,
-        (request) => ({ ...request, path: `${request.path}/` }),
-        "whatever the path's spelling (a 403, a 404 or a redirect passes)",
-      );
-    },
+    (request) => ({ ...request, path: `${request.path}/` }),
+    "whatever the path's spelling (a 403, a 404 or a redirect passes)",
   ),
-);
-
-checks.push(
-  defineCheck(
-    'SCOPE-1',
+  // A case-insensitive router (Express's default) serves `/NETWORKING/RESERVED-IPS/…`, while a
+  // guard table matching paths case-sensitively finds no entry and lets it through.
+  respelledScopeCheck(
     "never serves an identity lacking the scope the path's fixed segments in capitals",
-    async (t) => {
-      const pairs = lackingScope(t.session);
-      if (pairs.length === 0)
-        return t.skip('profile has no identity lacking the scope of a usable operation');
-      // A case-insensitive router (Express's default) serves `/NETWORKING/RESERVED-IPS/…`, while a
-      // guard table matching paths case-sensitively finds no entry and lets it through.
-      await respelledNeverServed(
-        t,
-        pairs,
-        (request, op) => ({ ...request, path: fixedSegmentsInCapitals(request.path, op.path) }),
-        'whatever the letter case of its fixed segments (a 403 or a 404 passes)',
-      );
+    (request, op) => ({ ...request, path: fixedSegmentsInCapitals(request.path, op.path) }),
+    'whatever the letter case of its fixed segments (a 403 or a 404 passes)',
+  ),
+  // A gateway that picks the service (and so the scope) from the raw path's first segment, before
+  // the service resolves `..`, checks `/compute/../networking/…` as a compute request.
+  respelledScopeCheck(
+    "never serves an identity lacking the scope the path reached through another service's prefix and a dot segment",
+    (request, _op, session) => {
+      const own = request.path.split('/')[1];
+      const other = session.operations.map((op) => op.path.split('/')[1]).find((p) => p && p !== own);
+      return { ...request, path: `/${other ?? 'other'}/..${request.path}`, rawPath: true };
     },
+    'however the path is reached (a 403, a 404 or a 400 passes; the path is sent with its dot segment as written)',
+  ),
+  // A framework that honours the override header runs the operation, while a gateway whose scope
+  // table is keyed by the method on the wire finds no entry for a POST. Deletes and updates only:
+  // a POST to a read's path may be another endpoint (a POST to the bucket list creates a bucket).
+  respelledScopeCheck(
+    'never serves an identity lacking the scope the operation sent as POST with X-HTTP-Method-Override',
+    (request, op) => ({
+      ...request,
+      method: 'POST',
+      headers: { ...request.headers, 'x-http-method-override': op.method.toUpperCase() },
+    }),
+    'however the method is spelled (a 403, a 404 or a 405 passes)',
+    { operations: 'delete or update', keep: (op) => OVERRIDDEN.has(op.method.toUpperCase()) },
   ),
 );
 
@@ -143,60 +152,8 @@ function fixedSegmentsInCapitals(path: string, template: string): string {
     .join('/');
 }
 
-checks.push(
-  defineCheck(
-    'SCOPE-1',
-    "never serves an identity lacking the scope the path reached through another service's prefix and a dot segment",
-    async (t) => {
-      const session = t.session;
-      const pairs = lackingScope(session);
-      if (pairs.length === 0)
-        return t.skip('profile has no identity lacking the scope of a usable operation');
-      const prefixes = [...new Set(session.operations.map((op) => op.path.split('/')[1] ?? ''))];
-      // A gateway that picks the service (and so the scope) from the raw path's first segment,
-      // before the service resolves `..`, checks `/compute/../networking/…` as a compute request.
-      await respelledNeverServed(
-        t,
-        pairs,
-        (request) => {
-          const own = request.path.split('/')[1];
-          const other = prefixes.find((prefix) => prefix !== own) ?? 'other';
-          return { ...request, path: `/${other}/..${request.path}`, rawPath: true };
-        },
-        'however the path is reached (a 403, a 404 or a 400 passes; the path is sent with its dot segment as written)',
-      );
-    },
-  ),
-);
-
 /** Methods a framework's override header turns a POST into. */
 const OVERRIDDEN: ReadonlySet<string> = new Set(['DELETE', 'PATCH', 'PUT']);
-
-checks.push(
-  defineCheck(
-    'SCOPE-1',
-    'never serves an identity lacking the scope the operation sent as POST with X-HTTP-Method-Override',
-    async (t) => {
-      // Deletes and updates only: a POST to a read's path may be another endpoint of its own (a
-      // POST to the bucket list creates a bucket, with a scope the identity may hold).
-      const pairs = lackingScope(t.session).filter(({ op }) => OVERRIDDEN.has(op.method.toUpperCase()));
-      if (pairs.length === 0)
-        return t.skip('profile has no identity lacking the scope of a usable delete or update');
-      // A framework that honours the override header runs the operation, while a gateway whose
-      // scope table is keyed by the method on the wire finds no entry for a POST.
-      await respelledNeverServed(
-        t,
-        pairs,
-        (request, op) => ({
-          ...request,
-          method: 'POST',
-          headers: { ...request.headers, 'x-http-method-override': op.method.toUpperCase() },
-        }),
-        'however the method is spelled (a 403, a 404 or a 405 passes)',
-      );
-    },
-  ),
-);
 
 checks.push(
   defineCheck(

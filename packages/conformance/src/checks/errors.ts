@@ -6,7 +6,7 @@ import { OTHER_ACCEPTS } from '../generate/otherAccepts.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
 import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
-import { notApplicable, observed } from './caseVerdict.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { keepingNatRule, readNatRule } from './natRuleReader.js';
 import { expectErrorDetail, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
@@ -30,6 +30,21 @@ function recordAccepted(t: CheckContext, operationId: string, exchange: Exchange
 // Made once (see generate/authorization.ts): a string arbitrary is costly to make, not to reuse.
 const missingIdSuffix = fc.stringMatching(/^[a-z0-9]{1,12}$/);
 
+/**
+ * An answer to a request the target must refuse, judged for its error shape. A success shows no
+ * error body (which rule it breaks is the WS and AUTH rules' business): no evidence here.
+ */
+function judgedError(exchange: Exchange, operationId: string, request: string): CaseVerdict {
+  if (is2xx(exchange.response.status))
+    return notApplicable(`${operationId} answered ${exchange.response.status} to a ${request}`);
+  try {
+    expectErrorDetail(exchange);
+  } catch (error) {
+    throw new RuleViolation(`${(error as Error).message} (${request})`, exchange);
+  }
+  return observed;
+}
+
 const checks: Check[] = [];
 
 checks.push(
@@ -45,17 +60,7 @@ checks.push(
       fc.tuple(anyOperation(session, 'probe'), mistake),
       async ([op, { kind, overrides }]) => {
         const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
-        // Which rule a success breaks is WS-*/AUTH-*'s business; it shows no error body.
-        if (is2xx(exchange.response.status))
-          return notApplicable(
-            `${op.operationId} answered ${exchange.response.status} to a request with ${kind}`,
-          );
-        try {
-          expectErrorDetail(exchange);
-        } catch (error) {
-          throw new RuleViolation(`${(error as Error).message} (request with ${kind})`, exchange);
-        }
-        return observed;
+        return judgedError(exchange, op.operationId, `request with ${kind}`);
       },
       {
         examples: everyPair(usableOperations(session, 'probe'), [
@@ -97,19 +102,11 @@ checks.push(
         async ({ op, kind, overrides, accept }) => {
           const request = operationRequest(op, session, 'probe', overrides);
           const exchange = await session.http.send({ ...request, headers: { ...request.headers, accept } });
-          if (is2xx(exchange.response.status))
-            return notApplicable(
-              `${op.operationId} answered ${exchange.response.status} to a request with ${kind}`,
-            );
-          try {
-            expectErrorDetail(exchange);
-          } catch (error) {
-            throw new RuleViolation(
-              `${(error as Error).message} (request with ${kind}, Accept: ${accept}; all responses are JSON, whatever the Accept header asks)`,
-              exchange,
-            );
-          }
-          return observed;
+          return judgedError(
+            exchange,
+            op.operationId,
+            `request with ${kind}, Accept: ${accept}; all responses are JSON, whatever the Accept header asks`,
+          );
         },
         { examples: cases, exhaustive: true, independent: true },
       );

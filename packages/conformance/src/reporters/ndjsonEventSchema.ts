@@ -84,6 +84,11 @@ const Totals = Type.Object(
 
 export const RunStartLine = event('run-start', 'The run started: its target and the checks it plans.', {
   suiteVersion: Text,
+  suiteBuild: Type.Optional(
+    Type.String({
+      description: "A digest of the check modules' code: runs of one version whose checks differ say so.",
+    }),
+  ),
   target: Type.String({ description: "The profile's name (never a token)." }),
   targetKind: Type.Union([Type.Literal('sandbox'), Type.Literal('prism'), Type.Literal('real')]),
   seed: Type.Integer(),

@@ -1,7 +1,7 @@
 import type { FailureReport } from '../checks/failureReport.js';
 import type { ReportContext, Reporter, RunEvent } from '../run/events.js';
 import type { CheckResult } from '../run/outcome.js';
-import { suiteVersion } from '../run/suiteVersion.js';
+import { suiteBuild, suiteVersion } from '../run/suiteVersion.js';
 import { exitCodeOf } from '../run/verdict.js';
 import { NDJSON_EVENTS_VERSION, type NdjsonLine } from './ndjsonEventSchema.js';
 
@@ -56,6 +56,7 @@ function lineOf(event: RunEvent): AnyLine {
       return {
         type: 'run-start',
         suiteVersion: suiteVersion(),
+        suiteBuild: suiteBuild(),
         target: event.target,
         targetKind: event.targetKind as LineOf<'run-start'>['targetKind'],
         seed: event.seed,

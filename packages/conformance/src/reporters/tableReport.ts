@@ -8,7 +8,7 @@ export function renderTable(outcome: RunOutcome): string {
   const lines: string[] = [];
   const { info } = outcome;
   lines.push(
-    `Conformance of "${info.target}" (${info.targetKind}) — seed ${info.seed}, depth ${info.depth}, concurrency ${info.concurrency}${info.shard ? `, shard ${info.shard}` : ''}${outcome.gate.strict ? ', strict gate' : ''}`,
+    `Conformance of "${info.target}" (${info.targetKind}) — seed ${info.seed}, depth ${info.depth}, concurrency ${info.concurrency}${info.shard ? `, shard ${info.shard}` : ''}${outcome.gate.strict ? ', strict gate' : ''}; suite ${info.suiteVersion} (${info.suiteBuild})`,
   );
   lines.push('');
   const idWidth = Math.max(8, ...outcome.rules.map((r) => r.id.length));

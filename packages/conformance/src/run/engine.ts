@@ -30,7 +30,7 @@ import { type ReplayCase, readReplayFile } from './replayFile.js';
 import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
 import { StopReason } from './stopReason.js';
-import { suiteVersion } from './suiteVersion.js';
+import { suiteBuild, suiteVersion } from './suiteVersion.js';
 import {
   exitCodeOf,
   gateOf,
@@ -414,6 +414,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       info: {
         runId,
         suiteVersion: suiteVersion(),
+        suiteBuild: suiteBuild(),
         specHash: specHash(),
         target: redactor.redact(target.profile.name),
         targetKind: target.kind,

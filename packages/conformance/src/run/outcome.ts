@@ -54,6 +54,8 @@ export interface RunInfo {
   /** Unique per run, written into every file the run leaves, so files of two runs never pass for one. */
   readonly runId: string;
   readonly suiteVersion: string;
+  /** A digest of the check modules' code: reports of one version whose checks differ say so. */
+  readonly suiteBuild: string;
   readonly specHash: string;
   readonly target: string;
   readonly targetKind: string;

@@ -359,7 +359,7 @@ export function reportModel(outcome: RunOutcome, digest: ExchangeDigest): Report
       { label: 'Concurrency', value: String(info.concurrency) },
       ...(info.shard ? [{ label: 'Shard', value: info.shard }] : []),
       { label: 'Strict gate', value: outcome.gate.strict ? 'on' : 'off' },
-      { label: 'Suite', value: info.suiteVersion },
+      { label: 'Suite', value: `${info.suiteVersion} (${info.suiteBuild})` },
       { label: 'Spec', value: `sha256 ${info.specHash.slice(0, 12)}` },
     ],
     totals: totalsLine(outcome),
