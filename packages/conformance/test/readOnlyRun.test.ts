@@ -14,7 +14,8 @@ import { runConformance } from '../src/run/engine.js';
  * Requests that change nothing: reads, and the billing preflight (a decision, not a change),
  * which SCOPE-1 also sends with a trailing slash.
  */
-const READS = /^(GET \S+|POST \/v1\/billing\/resource-eligibility\/?)$/;
+// The preflight in any letter case too: SCOPE-1 sends its fixed segments in capitals (a read still).
+const READS = /^(GET \S+|POST \/v1\/billing\/resource-eligibility\/?)$/i;
 
 describe('a read-only run (mutations not set)', () => {
   it('sends only reads and the billing preflight, and leaves the target as it was', async () => {
