@@ -50,6 +50,20 @@ export function acceptanceIds(exchange: Exchange): AcceptanceIds | undefined {
   return { operationId: record.operation_id, vmId: record.vm_id };
 }
 
+/** The ids of a 202 acceptance record, failing the rule as expectAcceptanceRecord does when it is none. */
+export function expectAcceptanceIds(exchange: Exchange): AcceptanceIds {
+  const record = expectAcceptanceRecord(exchange);
+  return { operationId: record.operation_id as string, vmId: record.vm_id as string };
+}
+
+/** What two acceptance records share (`operation_id "op-1"`, `vm_id "vm-1"`); empty for two distinct creates. */
+export function sharedIds(a: AcceptanceIds, b: AcceptanceIds): string[] {
+  return [
+    ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
+    ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
+  ];
+}
+
 /** How a message names what an acceptance record names. */
 export function describeAcceptance(ids: AcceptanceIds): string {
   return `operation ${JSON.stringify(ids.operationId)} for VM ${JSON.stringify(ids.vmId)}`;

@@ -4,7 +4,13 @@ import { cloudVmBodies, cloudVmBody } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { identityWith } from '../session/identities.js';
 import type { Exchange } from '../transport/exchange.js';
-import { acceptanceIds, expectAcceptanceRecord, expectFreshAcceptance } from './acceptanceRecord.js';
+import {
+  acceptanceIds,
+  expectAcceptanceIds,
+  expectAcceptanceRecord,
+  expectFreshAcceptance,
+  sharedIds,
+} from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
@@ -143,16 +149,16 @@ checks.push(
             return notApplicable(
               `a create with a ${firstKey.length}-character X-Idempotency-Key was refused (${first.response.status}): how long a key may be is not shown`,
             );
-          const one = expectAcceptanceRecord(first);
-          t.recordCreated('cloud VM', String(one.vm_id), CLOUD_VM_NOT_CLEANED);
+          const one = expectAcceptanceIds(first);
+          t.recordCreated('cloud VM', one.vmId, CLOUD_VM_NOT_CLEANED);
           // The second key is as long as the first, which was accepted: it is a create of its own.
           const second = await create(secondKey);
-          const other = expectAcceptanceRecord(second);
-          if (other.vm_id !== one.vm_id)
-            t.recordCreated('cloud VM', String(other.vm_id), CLOUD_VM_NOT_CLEANED);
-          if (other.operation_id === one.operation_id || other.vm_id === one.vm_id)
+          const other = expectAcceptanceIds(second);
+          if (other.vmId !== one.vmId) t.recordCreated('cloud VM', other.vmId, CLOUD_VM_NOT_CLEANED);
+          const shared = sharedIds(one, other);
+          if (shared.length > 0)
             throw new RuleViolation(
-              `two creates whose X-Idempotency-Keys differ only in character ${firstKey.length} were answered with the same ${other.operation_id === one.operation_id ? `operation ${JSON.stringify(one.operation_id)}` : `VM ${JSON.stringify(one.vm_id)}`}: the second key was read as the first (a key cut short), so the second create never started`,
+              `two creates whose X-Idempotency-Keys differ only in character ${firstKey.length} were answered with the same ${shared.join(' and ')}: the second key was read as the first (a key cut short), so the second create never started`,
               second,
             );
           return observed;
@@ -269,11 +275,7 @@ checks.push(
           if (!first.ids) return unaccepted(primary, first.exchange);
           const second = await create(secondary, elsewhere.token);
           if (!second.ids) return unaccepted(secondary, second.exchange);
-          const [a, b] = [first.ids, second.ids];
-          const shared = [
-            ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
-            ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
-          ];
+          const shared = sharedIds(first.ids, second.ids);
           if (shared.length > 0)
             throw new RuleViolation(
               `a create in workspace ${primary} and then one in workspace ${secondary}, each with its own X-Idempotency-Key, were answered with the same ${shared.join(' and ')}: two operations, one identifier`,
@@ -312,9 +314,10 @@ checks.push(
           const two = acceptanceIds(second);
           if (!two) return observed;
           if (two.vmId !== one.vmId) t.recordCreated('cloud VM', two.vmId, CLOUD_VM_NOT_CLEANED);
-          if (two.operationId === one.operationId || two.vmId === one.vmId)
+          const shared = sharedIds(one, two);
+          if (shared.length > 0)
             throw new RuleViolation(
-              `a second create with the same body and an X-Idempotency-Key of its own was answered with the first's ${two.operationId === one.operationId ? `operation ${JSON.stringify(one.operationId)}` : `VM ${JSON.stringify(one.vmId)}`}: answers are kept by the request, not by the key, so the second create never started`,
+              `a second create with the same body and an X-Idempotency-Key of its own was answered with the first's ${shared.join(' and ')}: answers are kept by the request, not by the key, so the second create never started`,
               second,
             );
           return observed;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cloudVmBodyPerPlan, newVmName } from '../generate/cloudVmBody.js';
+import { cloudVmBody, cloudVmBodyPerPlan, newVmName } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import {
   allowsWorkspace,
@@ -139,38 +139,32 @@ checks.push(
       const identities = identitiesWith(session.profile, 'vm.write', denied);
       if (identities.length === 0)
         return t.skip(`profile has no identity holding vm.write on workspace ${denied}`);
-      // The gateway's decision is its own: a create carrying the decision a client was given
-      // (what a naive gateway or handler reads from the body) is refused the same, and so is one
-      // repeating the X-Idempotency-Key of a create accepted in the primary workspace (a gateway
-      // that remembers forwarded keys without their workspace takes it for a retry).
-      // A client's create in each plan the run uses: a gateway that lets through what its billing
-      // client cannot price (an unknown SKU answered as an error, not a denial) is found by varying it.
-      const plans = cloudVmBodyPerPlan(session.profile).map((planBody) => ({
-        label: `as a client sends it (plan_id ${JSON.stringify(planBody.plan_id)})`,
-        planBody,
-      }));
-      const bodies = [
-        ...plans.map(({ label }) => label),
-        'carrying "allowed": true',
-        'repeating the X-Idempotency-Key and body of the create accepted in the primary workspace',
+      // The gateway's decision is its own. A client's create is refused in each plan the run uses
+      // (a gateway that lets through what its billing client cannot price, an unknown SKU answered
+      // as an error, not a denial, is found by varying it); so is a create carrying the decision a
+      // client was given (what a naive gateway reads from the body), and one repeating the
+      // X-Idempotency-Key of a create accepted in the primary workspace (a gateway that remembers
+      // forwarded keys without their workspace takes it for a retry).
+      const ways: { readonly body: string; readonly planBody?: Record<string, unknown> }[] = [
+        ...cloudVmBodyPerPlan(session.profile).map((planBody) => ({
+          body: `as a client sends it (plan_id ${JSON.stringify(planBody.plan_id)})`,
+          planBody,
+        })),
+        { body: 'carrying "allowed": true', planBody: { ...cloudVmBody(session.profile), allowed: true } },
+        { body: 'repeating the X-Idempotency-Key and body of the create accepted in the primary workspace' },
       ];
-      const cases = identities.flatMap((identity) => bodies.map((body) => ({ identity, body })));
+      const cases = identities.flatMap((identity) => ways.map((way) => ({ identity, ...way })));
       await t.check(
         fc.constantFrom(...cases),
-        async ({ identity, body }): Promise<CaseVerdict> => {
+        async ({ identity, body, planBody }): Promise<CaseVerdict> => {
           const create = operationRequest(session.operation('createCloudVm'), session, 'probe', {
             token: identity.token,
             workspaceId: denied,
+            // A VM name of its own each time (a target may refuse a second VM of a name).
+            ...(planBody ? { body: JSON.stringify({ ...planBody, name: newVmName() }) } : {}),
           });
           let sent = create;
-          const plan = plans.find(({ label }) => label === body);
-          if (plan) sent = { ...create, body: JSON.stringify({ ...plan.planBody, name: newVmName() }) };
-          else if (body === 'carrying "allowed": true')
-            sent = {
-              ...create,
-              body: JSON.stringify({ ...(JSON.parse(create.body ?? '{}') as object), allowed: true }),
-            };
-          else {
+          if (!planBody) {
             const allowed = await acceptedCreate(session, (vmId) =>
               t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
             );

@@ -4,7 +4,7 @@ import { natRuleUpdate } from '../generate/bodies.js';
 import { operationRequest } from '../generate/operationRequest.js';
 import { disjointUpdates, overlapPlan, plainOverlap } from '../generate/overlap.js';
 import type { Exchange } from '../transport/exchange.js';
-import { type AcceptanceIds, acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
+import { type AcceptanceIds, acceptanceIds, describeAcceptance, sharedIds } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { keepingNatRule, type NatRuleFields, natRuleToChange, readNatRule } from './natRuleReader.js';
@@ -124,10 +124,7 @@ checks.push(
           recordVms(t, accepted);
           for (const [i, a] of accepted.entries())
             for (const b of accepted.slice(i + 1)) {
-              const shared = [
-                ...(a.operationId === b.operationId ? [`operation_id ${JSON.stringify(a.operationId)}`] : []),
-                ...(a.vmId === b.vmId ? [`vm_id ${JSON.stringify(a.vmId)}`] : []),
-              ];
+              const shared = sharedIds(a, b);
               if (shared.length > 0)
                 throw new RuleViolation(
                   `two creates with different X-Idempotency-Keys, in flight together, were both accepted with ${shared.join(' and ')}: one identifier for two operations`,
