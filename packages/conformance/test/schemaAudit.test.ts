@@ -121,6 +121,44 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     ]);
   });
 
+  it('fails a documented integer written with a fraction or an exponent, but not a value beyond any integer type the server echoes', () => {
+    const recorder = audit();
+    const rulePath = '/networking/vpcs/vpc-1/nat-gateways/natgw-1/port-forwarding-rules/pfr-1';
+    const rule = {
+      port_forward_rule_id: 'pfr-1',
+      vpc_id: 'vpc-1',
+      nat_gateway_id: 'natgw-1',
+      organization_id: 'org-1',
+      workspace_id: '1042',
+      name: 'ssh',
+      protocol: 'tcp',
+      external_port: 2222,
+      internal_ip: '10.0.1.15',
+      internal_port: 22,
+      enabled: true,
+      status: 'available',
+      created_at: '2026-11-22T10:00:00Z',
+      updated_at: '2026-11-22T10:00:00Z',
+    };
+    // The rule's text with its ports spelled as given, parsed as JSON.parse reads it.
+    const ruleWith = (externalPort: string, internalPort = '22'): Exchange => {
+      const answer = exchange('PATCH', rulePath, 200, rule);
+      const text = JSON.stringify(rule)
+        .replace('"external_port":2222', `"external_port":${externalPort}`)
+        .replace('"internal_port":22', `"internal_port":${internalPort}`);
+      return { ...answer, response: { ...answer.response, bodyText: text, json: JSON.parse(text) } };
+    };
+    recorder.record(ruleWith('1e+300'));
+    recorder.record(ruleWith('2.222e3'));
+    recorder.record(ruleWith('1e+300', '22.0'));
+    const delta = recorder.drain();
+    expect(delta.validatedSuccesses).toBe(1);
+    expect(delta.violations.map((v) => v.problem.split(':')[0])).toEqual([
+      'external_port is written 2.222e3',
+      'internal_port is written 22.0',
+    ]);
+  });
+
   it('fails an answer the transport found unreadable one way only (not UTF-8, Content-Type twice)', () => {
     const recorder = audit();
     const answer = exchange('POST', enablePath, 200, policy);

@@ -83,7 +83,7 @@ function describe(error: ErrorObject, scopes: readonly string[]): string {
       return `${field}: ${value} must be "all" or a list`;
     case 'pattern':
       if (field === 'baseUrl')
-        return `baseUrl: ${value} must be an http(s) URL ending with /v1 (the version is part of the base address)`;
+        return `baseUrl: ${value} must be an http(s) URL ending with /v1 (the version is part of the base address)${value === shown ? baseUrlRemedy(error.data) : ''}`;
       if (/workspaces|Denied|primary|secondary/.test(field))
         return `${field}: ${value} must be a positive decimal workspace ID written as a string, e.g. "1042"`;
       return `${field}: ${value} does not match ${(error.params as { pattern: string }).pattern}`;
@@ -242,4 +242,20 @@ export function validateProfile(candidate: unknown, source: string): TargetProfi
   const problems = profileProblems(candidate);
   if (problems.length > 0) throw new ProfileValidationError(source, problems);
   return candidate as TargetProfile;
+}
+
+/**
+ * The likely intended base URL, for the two slips people make: a trailing slash, /v1 left off.
+ * Only a plain URL is echoed: one with credentials, a query or a fragment may carry a secret.
+ */
+function baseUrlRemedy(data: unknown): string {
+  if (typeof data !== 'string' || !URL.canParse(data)) return '';
+  const url = new URL(data);
+  if (url.username || url.password || url.search || url.hash || !/^https?:$/.test(url.protocol)) return '';
+  if (/\s/.test(data)) return '';
+  const trimmed = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (trimmed.endsWith('/v1')) return `; remove the trailing slash: ${JSON.stringify(trimmed)}`;
+  if (!/\/v\d+$/.test(trimmed))
+    return `; if the API is served under /v1 there, write ${JSON.stringify(`${trimmed}/v1`)}`;
+  return '';
 }

@@ -150,6 +150,16 @@ describe('validateProfile: the schema', () => {
     expect(profileProblems({ ...minimal, baseUrl: 'http://127.0.0.1:4010/v2' })).toEqual([
       'baseUrl: "http://127.0.0.1:4010/v2" must be an http(s) URL ending with /v1 (the version is part of the base address)',
     ]);
+    expect(profileProblems({ ...minimal, baseUrl: 'https://api.example.com/v1/' })).toEqual([
+      'baseUrl: "https://api.example.com/v1/" must be an http(s) URL ending with /v1 (the version is part of the base address); remove the trailing slash: "https://api.example.com/v1"',
+    ]);
+    expect(profileProblems({ ...minimal, baseUrl: 'https://api.example.com/cloud' })).toEqual([
+      'baseUrl: "https://api.example.com/cloud" must be an http(s) URL ending with /v1 (the version is part of the base address); if the API is served under /v1 there, write "https://api.example.com/cloud/v1"',
+    ]);
+    // A URL that may carry a secret is not echoed back as a suggestion.
+    expect(profileProblems({ ...minimal, baseUrl: 'https://api.example.com/v1/?key=abc' })).toEqual([
+      'baseUrl: "https://api.example.com/v1/?key=abc" must be an http(s) URL ending with /v1 (the version is part of the base address)',
+    ]);
     expect(profileProblems({ ...minimal, workspaces: { primary: '0', secondary: '1043' } })).toEqual([
       'workspaces.primary: "0" must be a positive decimal workspace ID written as a string, e.g. "1042"',
     ]);
