@@ -17,14 +17,18 @@ export interface LaxFrameworkChoices {
   /**
    * `pattern`: ASCII digits only. `python-int`: Python's `int()` (Unicode digits, whitespace,
    * underscores). `int32-cast`: the digits through a 32-bit cast (`Number(v) >>> 0`).
+   * `isdigit-int`: checked with `str.isdigit()` (superscript digits too), then read with `int()`,
+   * whose ValueError on a superscript answers 500.
    */
-  readonly workspaceId: 'pattern' | 'python-int' | 'int32-cast';
+  readonly workspaceId: 'pattern' | 'python-int' | 'int32-cast' | 'isdigit-int';
   /**
    * `strict`: JSON types as the document types them. `lax`: text converted to integers and
    * booleans, enum values lower-cased, stored converted. `validated-copy`: validated as `lax`
    * converts, stored as sent. `truthy`: a boolean or "true"/"false", stored by truthiness.
+   * `isinstance`: Python's `isinstance(v, int)`, which a bool passes, stored as sent.
+   * `float-kept`: Python's json keeps `8082.0` a float; stored and written back as `8082.0`.
    */
-  readonly body: 'strict' | 'lax' | 'validated-copy' | 'truthy';
+  readonly body: 'strict' | 'lax' | 'validated-copy' | 'truthy' | 'isinstance' | 'float-kept';
   /** `exact`: any text is looked up. `nul-500`: a NUL reaches a database that answers 500. */
   readonly pathIds: 'exact' | 'nul-500';
   /** `public-ids`: records carry the ids they are found by. `row-ids`: the row's primary key instead. */
@@ -90,6 +94,10 @@ function workspaceOf(value: string | null, choice: LaxFrameworkChoices['workspac
   if (choice === 'pattern') return /^[1-9][0-9]*$/.test(value) ? value : undefined;
   if (choice === 'int32-cast')
     return /^[0-9]+$/.test(value) && Number(value) >>> 0 > 0 ? String(Number(value) >>> 0) : undefined;
+  if (choice === 'isdigit-int' && /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u.test(value)) {
+    if (/[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u.test(value))
+      throw new Error('ValueError: invalid literal for int()');
+  }
   const n = pythonInt(value);
   return n !== undefined && n > 0 && Number.isSafeInteger(n) ? String(n) : undefined;
 }
@@ -102,8 +110,12 @@ function converted(
   body: Record<string, unknown>,
   choice: LaxFrameworkChoices['body'],
 ): Record<string, unknown> {
-  if (choice === 'strict') return body;
+  if (choice === 'strict' || choice === 'float-kept') return body;
   const out = { ...body };
+  if (choice === 'isinstance') {
+    for (const field of INTEGERS) if (typeof out[field] === 'boolean') out[field] = Number(out[field]);
+    return out;
+  }
   if (choice === 'truthy') {
     if (out.enabled === 'true' || out.enabled === 'false') out.enabled = out.enabled === 'true';
     return out;
@@ -111,6 +123,8 @@ function converted(
   for (const field of INTEGERS) {
     const value = out[field];
     if (typeof value === 'string' && pythonInt(value) !== undefined) out[field] = pythonInt(value);
+    // A lax binder reads a bool where an integer goes as 0 or 1 (pydantic's lax mode does).
+    if (typeof value === 'boolean') out[field] = Number(value);
   }
   if (typeof out.enabled === 'string' && /^\s*(true|false)\s*$/i.test(out.enabled))
     out.enabled = out.enabled.trim().toLowerCase() === 'true';
@@ -157,6 +171,8 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
     recovery_point_id: 'rp-7',
     status: 'succeeded',
   };
+  /** The ports the float-kept choice stores as floats. */
+  const floats = new Set<string>();
   let cachedList: unknown[] | undefined;
   const restoreStates = ['queued', 'running', 'succeeded'] as const;
   let restoreReads = 0;
@@ -169,7 +185,12 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
   return listenLocally(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.headers.authorization !== `Bearer ${LAX_TOKEN}`) return json(res, 401, { detail: 'bad token' });
-    const workspace = workspaceOf(url.searchParams.get('workspace_id'), choices.workspaceId);
+    let workspace: string | undefined;
+    try {
+      workspace = workspaceOf(url.searchParams.get('workspace_id'), choices.workspaceId);
+    } catch {
+      return json(res, 500, { detail: 'Internal Server Error' });
+    }
     if (!workspace) return json(res, 400, { detail: 'workspace_id must be a positive integer' });
     if (!(workspace in BUCKETS)) return json(res, 403, { detail: `workspace ${workspace} is not yours` });
     const lastSegment = (prefix: string): string | undefined => {
@@ -218,11 +239,21 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       if (problem) return json(res, 400, { detail: problem });
       const stored = choices.body === 'lax' ? validated : (body as Record<string, unknown>);
       for (const field of [...INTEGERS, ...TEXTS, 'protocol', 'enabled'])
-        if (field in stored)
+        if (field in stored) {
           rule[field] =
             choices.body === 'truthy' && field === 'enabled' ? Boolean(stored[field]) : stored[field];
+          if (choices.body === 'float-kept' && (INTEGERS as readonly string[]).includes(field)) {
+            // The text shows what JSON.parse hides: the number written with a fraction or exponent.
+            const written = new RegExp(`"${field}"\\s*:\\s*-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?`).exec(text);
+            if (written?.[1] !== undefined || written?.[2] !== undefined) floats.add(field);
+            else floats.delete(field);
+          }
+        }
       rule.updated_at = new Date().toISOString();
-      return json(res, 200, rule);
+      let answer = JSON.stringify(rule);
+      for (const field of floats) answer = answer.replace(new RegExp(`("${field}":-?\\d+)(?=[,}])`), '$1.0');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      return;
     }
     return json(res, 404, { detail: 'no such route' });
   });

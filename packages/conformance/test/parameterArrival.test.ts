@@ -33,7 +33,7 @@ function readLeniently(encoded: string): string {
 describe('PARAM-1 forms, derived from the spec schemas', () => {
   it('derives the number forms for workspace_id from its pattern, and none for an opaque id', () => {
     const numeric = parameterForms(workspaceParameter(), '1042').map((f) => f.kind);
-    expect(numeric).toContain('written in Arabic-Indic digits');
+    expect(numeric).toContain('its digits in Arabic-Indic');
     expect(numeric).toContain('given twice');
     const restore = requestParameters('getCloudVmSnapshotRestore').find((p) => p.in === 'path');
     expect(restore?.name).toBe('restore_id');
@@ -72,7 +72,7 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
             // The same number in decimal (an octal reading would be another).
             expect(decodeURIComponent(form.encoded)).toBe(`0${id}`);
             expect(BigInt(decodeURIComponent(form.encoded))).toBe(n);
-          } else if (!/NUL|twice|Arabic-Indic$/.test(form.kind)) {
+          } else if (!/NUL|twice|first digit/.test(form.kind)) {
             // Decoded once and read leniently, it is the ID itself.
             expect(readLeniently(form.encoded)).toBe(id);
           }
@@ -91,10 +91,17 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
           const forms = bodyForms(port, n);
           for (const form of forms) {
             if (form.kind === 'the number plus 2^32') expect(form.means).toBe(n + 2 ** 32);
+            else if (form.sent === true) expect(form.means).toBe(1);
+            else if (form.json !== undefined) {
+              // Another JSON spelling of the number itself, which JSON.parse reads as it.
+              expect(form.json).not.toBe(String(n));
+              expect(JSON.parse(form.json), form.kind).toBe(n);
+              expect(form.means).toBe(n);
+            }
             // NFKC folds full-width digits to ASCII: every text form is the number, spelled otherwise.
             else expect(Number(String(form.sent).normalize('NFKC').trim()), form.kind).toBe(n);
           }
-          expect(forms).toHaveLength(4);
+          expect(forms).toHaveLength(7);
         },
       ),
     );
@@ -115,9 +122,13 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
     expect(bodyForms(protocol, 'udp').map((f) => f.sent)).toEqual(['UDP', 'Udp', ' udp ']);
     // Each form is another spelling of what it means, except the integer 2^32 away, which is itself.
     for (const form of [...bodyForms(port, 2223), ...bodyForms(enabled, true), ...bodyForms(protocol, 'udp')])
-      expect(JSON.stringify(form.sent) === JSON.stringify(form.means), form.kind).toBe(
+      expect((form.json ?? JSON.stringify(form.sent)) === JSON.stringify(form.means), form.kind).toBe(
         form.kind === 'the number plus 2^32',
       );
+    expect(bodyForms(port, 2223).flatMap((f) => (f.json === undefined ? [] : [f.json]))).toEqual([
+      '2223.0',
+      '2.223e3',
+    ]);
   });
 });
 
@@ -200,6 +211,21 @@ describe('PARAM-1 against an independent server built on web-framework parsing c
     ['a body validated on a converted copy and stored raw', { body: 'validated-copy' }, /must be stored as/],
     ['a boolean stored by truthiness', { body: 'truthy' }, /enabled "false".*answered enabled true/],
     ['a NUL in a path id answered 500', { pathIds: 'nul-500' }, /answered 500/],
+    [
+      'workspace_id checked with isdigit() and read with int()',
+      { workspaceId: 'isdigit-int' },
+      /superscript.*answered 500|answered 500.*superscript/,
+    ],
+    [
+      'a port checked with isinstance(v, int), which a bool passes',
+      { body: 'isinstance' },
+      /true for 1.*answered external_port true|answered internal_port true/,
+    ],
+    [
+      'a port kept as the float the JSON parser gave',
+      { body: 'float-kept' },
+      /answered (external|internal)_port \d+\.0/,
+    ],
   ] as const)('fails one with %s', async (_name, change, message) => {
     const verdict = await verdictOf({ ...LAX_CHOICES, ...change });
     expect(verdict.state).toBe('failed');

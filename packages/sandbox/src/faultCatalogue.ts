@@ -1037,6 +1037,27 @@ export const faultCatalogue = [
     description:
       'The NAT rule update accepts `enabled` as a boolean or the text "true"/"false" (a form-style binder) and stores its truthiness: the text "false" is stored as true.',
   },
+  {
+    id: 'nat-rule-port-bool-accepted',
+    rule: 'PARAM-1',
+    mechanism: 'type-coercion',
+    description:
+      "The NAT rule update checks a port with Python's `isinstance(v, int)`, and a bool is an int: `external_port: true` passes as 1, is stored as sent and answered as `true`.",
+  },
+  {
+    id: 'nat-rule-port-float-kept',
+    rule: 'PARAM-1',
+    mechanism: 'wrong-serialisation',
+    description:
+      'The NAT rule update reads the body with Python\'s json, which keeps `8082.0` a float, checks ports with `float.is_integer()`, and stores the float: the rule is answered with `"external_port":8082.0`, which a typed client refuses.',
+  },
+  {
+    id: 'workspace-id-isdigit-then-int',
+    rule: 'PARAM-1',
+    mechanism: 'unhandled-exception',
+    description:
+      "workspace_id is checked with Python's `str.isdigit()`, which counts superscript digits, then read with `int()`, which refuses them: `¹⁰⁴²` reaches the generic error handler, which answers 500.",
+  },
   // ---- ids and timestamps consistent (issue 21) ----
   {
     id: 'restore-internal-id-exposed',

@@ -16,10 +16,20 @@ export interface JsonBodyLimits {
    * field lookup (gjson) does, where a name given twice keeps its first value.
    */
   readonly firstMemberWins?: boolean;
+  /**
+   * The nat-rule-port-float-kept fault: also name the top-level members whose number is written
+   * with a fraction or an exponent, which Python's json keeps as floats.
+   */
+  readonly floatMembers?: boolean;
 }
 
 export type JsonBodyOutcome =
-  | { readonly ok: true; readonly value: unknown; readonly firstMemberWins?: unknown }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      readonly firstMemberWins?: unknown;
+      readonly floatMembers?: readonly string[];
+    }
   | { readonly ok: false; readonly status: number; readonly detail: string; readonly malformedJson?: true };
 
 /** Keys that could reach Object.prototype in careless merge code; refused in every body. */
@@ -131,7 +141,19 @@ export function parseJsonBody(bytes: Buffer, limits: JsonBodyLimits): JsonBodyOu
   const problem = structureProblem(value, limits.maxDepth);
   if (problem) return { ok: false, status: 400, detail: problem };
   if (limits.firstMemberWins) return { ok: true, value, firstMemberWins: firstMemberValue(parse(text).body) };
+  if (limits.floatMembers) return { ok: true, value, floatMembers: floatMembersOf(text) };
   return { ok: true, value };
+}
+
+/** The top-level members of a JSON object whose number is written with a fraction or an exponent. */
+function floatMembersOf(text: string): string[] {
+  const { body } = parse(text, { ranges: true });
+  if (body.type !== 'Object') return [];
+  return body.members.flatMap((member) => {
+    const name = member.name.type === 'String' ? member.name.value : member.name.name;
+    const [start, end] = member.value.range ?? [0, 0];
+    return member.value.type === 'Number' && /[.eE]/.test(text.slice(start, end)) ? [name] : [];
+  });
 }
 
 /** A parsed JSON document's value where a name given twice in an object keeps its first value. */

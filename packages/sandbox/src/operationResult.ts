@@ -1,6 +1,12 @@
 /** What an operation (or a check before it) answers; the response writer turns it into HTTP. */
 export type OperationResult =
-  | { readonly kind: 'json'; readonly status: number; readonly body: unknown }
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly body: unknown;
+      /** Top-level integer members the store keeps as floats, written with their fraction. */
+      readonly floatMembers?: readonly string[];
+    }
   | { readonly kind: 'empty'; readonly status: number }
   | {
       readonly kind: 'error';
@@ -9,8 +15,8 @@ export type OperationResult =
       readonly headers?: Readonly<Record<string, string>>;
     };
 
-export function jsonResult(status: number, body: unknown): OperationResult {
-  return { kind: 'json', status, body };
+export function jsonResult(status: number, body: unknown, floatMembers?: readonly string[]): OperationResult {
+  return floatMembers?.length ? { kind: 'json', status, body, floatMembers } : { kind: 'json', status, body };
 }
 
 export function emptyResult(status: number): OperationResult {

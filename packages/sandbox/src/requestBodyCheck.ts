@@ -67,6 +67,19 @@ export function bodyForRoute(
   }
   if (behaviour.fault === 'nat-rule-body-validated-copy')
     return { validated: laxlyConverted(body), handled: body };
+  // isinstance(v, int) is true of a bool: the check sees 1 or 0, the store keeps the bool.
+  if (behaviour.fault === 'nat-rule-port-bool-accepted')
+    return {
+      validated: Object.fromEntries(
+        Object.entries(body).map(([name, value]) => [
+          name,
+          (NAT_RULE_INTEGERS as readonly string[]).includes(name) && typeof value === 'boolean'
+            ? Number(value)
+            : value,
+        ]),
+      ),
+      handled: body,
+    };
   // The validator reads a null member as "not sent" (an Optional field); the ORM writes the null.
   if (behaviour.fault === 'nat-rule-null-stored')
     return {

@@ -193,6 +193,7 @@ export function createRequestListener(
     checked: Checked,
     pathParameters: Readonly<Record<string, string>>,
     body: unknown,
+    floatMembers?: readonly string[],
   ): PendingResult => {
     const key = checked.idempotencyKey;
     // The workspace-id-read-from-body fault: the handler reads merged parameters ({...query,
@@ -202,7 +203,14 @@ export function createRequestListener(
       behaviour.fault === 'workspace-id-read-from-body' && typeof fromBody === 'string'
         ? fromBody
         : checked.workspaceId;
-    const request = { caller, workspaceId, pathParameters, body, idempotencyKey: key };
+    const request = {
+      caller,
+      workspaceId,
+      pathParameters,
+      body,
+      idempotencyKey: key,
+      ...(floatMembers ? { floatMembers } : {}),
+    };
     if (key === undefined) return route.handler(request, services);
     // The idempotency-key-global fault leaves the workspace out of "the same request", so a key
     // reused in another workspace replays the first workspace's answer there.
@@ -351,7 +359,9 @@ export function createRequestListener(
         ? { ...deps.bodyLimits, firstValueOnly: true }
         : behaviour.fault === 'nat-rule-duplicate-member-first-validated'
           ? { ...deps.bodyLimits, firstMemberWins: true }
-          : deps.bodyLimits;
+          : behaviour.fault === 'nat-rule-port-float-kept'
+            ? { ...deps.bodyLimits, floatMembers: true }
+            : deps.bodyLimits;
     readJsonBody(req, limits, (outcome) => {
       try {
         let parsed: unknown;
@@ -401,6 +411,7 @@ export function createRequestListener(
             checkedParameters,
             match.pathParameters,
             body.handled,
+            outcome.ok ? outcome.floatMembers : undefined,
           ),
         );
       } catch (error) {

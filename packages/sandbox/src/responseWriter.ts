@@ -29,7 +29,12 @@ export class ResponseWriter {
           );
           return;
         }
-        this.write(res, result.status, this.successType, this.serialise(result.status, result.body));
+        this.write(
+          res,
+          result.status,
+          this.successType,
+          withFloats(this.serialise(result.status, result.body), result.floatMembers),
+        );
         return;
       case 'empty':
         res.writeHead(
@@ -125,6 +130,14 @@ export class ResponseWriter {
         : value;
     return Array.isArray(body) ? body.map(addFields) : addFields(body);
   }
+}
+
+/** The members a store keeps as floats, written as a float serialiser writes them: `8082.0`. */
+function withFloats(text: string, members: readonly string[] | undefined): string {
+  let written = text;
+  for (const member of members ?? [])
+    written = written.replace(new RegExp(`("${member}":-?\\d+)(?=[,}])`), '$1.0');
+  return written;
 }
 
 /** The value with every null member of every object left out (array items are kept). */

@@ -161,6 +161,8 @@ export class SandboxStore {
   readonly natRules = new Map<string, NatRuleRecord>();
   /** Rules with an update in its store round trip (the nat-rule-update-conflict-409 variant). */
   readonly natRulesBeingUpdated = new Set<string>();
+  /** Ports each rule keeps as floats (the nat-rule-port-float-kept fault), by rule key. */
+  readonly natRuleFloatPorts = new Map<string, Set<string>>();
   /** Billing decisions the gateway is waiting for (the billing-fail-open-when-busy fault). */
   billingDecisionsInFlight = 0;
   /** X-Idempotency-Keys of creates the gateway forwarded (the billing-skipped-for-known-key fault). */
@@ -229,6 +231,7 @@ export class SandboxStore {
       this.operations,
       this.restores,
       this.natRules,
+      this.natRuleFloatPorts,
       this.reservedIps,
       this.bucketsByWorkspace,
       this.idempotentAnswers,

@@ -92,6 +92,16 @@ export class WorkspaceGate {
         if (!folded || !/^\p{Nd}+$/u.test(folded)) return undefined;
         return served(Number([...folded].map(digitValue).join('')));
       }
+      case 'workspace-id-isdigit-then-int':
+        // str.isdigit() passes superscript digits, which int() then refuses with a ValueError
+        // that reaches the generic handler; every other value goes on as the correct gate reads it.
+        if (
+          value !== undefined &&
+          /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u.test(value) &&
+          /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u.test(value)
+        )
+          return { ok: false, status: 500, detail: 'Internal Server Error' };
+        return undefined;
       case 'workspace-id-bigint-throws': {
         if (value === undefined) return undefined;
         let id: bigint;

@@ -614,6 +614,19 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === '[400,400,200]',
     faulty: (o) => JSON.stringify(o) === '[200,200,200]',
   },
+  'workspace-id-isdigit-then-int': {
+    // The primary workspace in superscript digits, in Arabic-Indic digits, then as itself.
+    observe: async (h) => {
+      const id = primary(h);
+      const superscript = [...id]
+        .map((d) => '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'[Number(d)])
+        .join('');
+      const arabicIndic = [...id].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('');
+      return bucketStatuses([superscript, arabicIndic, id])(h);
+    },
+    correct: (o) => JSON.stringify(o) === '[400,400,200]',
+    faulty: (o) => JSON.stringify(o) === '[500,400,200]',
+  },
   'workspace-id-bigint-throws': {
     observe: async (h) => [
       ...(await bucketStatuses(['abc', '1.5'])(h)),
@@ -1186,6 +1199,24 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     },
     correct: (o) => JSON.stringify(o) === '[400,true]',
     faulty: (o) => JSON.stringify(o) === '[200,true]',
+  },
+  'nat-rule-port-bool-accepted': {
+    observe: async (h) => {
+      const update = await h.call('PATCH', natRulePath(h), { json: { external_port: true } });
+      return [update.status, jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).external_port];
+    },
+    correct: (o) => JSON.stringify(o) === '[400,2222]',
+    faulty: (o) => JSON.stringify(o) === '[200,true]',
+  },
+  'nat-rule-port-float-kept': {
+    // The port written with a fraction, then read back: the text shows what the parse hides.
+    observe: async (h) => {
+      const update = await h.call('PATCH', natRulePath(h), { body: '{"external_port":8082.0}' });
+      const read = await h.call('PATCH', natRulePath(h), { json: {} });
+      return [update.status, /"external_port":(\d+(?:\.\d+)?)/.exec(read.text)?.[1]];
+    },
+    correct: (o) => JSON.stringify(o) === '[200,"8082"]',
+    faulty: (o) => JSON.stringify(o) === '[200,"8082.0"]',
   },
   'restore-internal-id-exposed': {
     observe: async (h) => jsonObject(await h.call('GET', paths.restore(restoreId(h)))).restore_id,

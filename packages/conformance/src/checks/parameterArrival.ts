@@ -24,6 +24,7 @@ import {
   restoreNatRule,
 } from './natRuleReader.js';
 import { expectErrorDetail, expectJsonObject, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
+import { integerWrittenWithFraction } from './schemaAudit.js';
 
 const NAT_UPDATE = 'updateNatPortForwardingRule';
 
@@ -295,7 +296,7 @@ function changedValue(field: RequestField, current: unknown): unknown {
 checks.push(
   defineCheck(
     'PARAM-1',
-    'stores a NAT rule field sent in another form (a number as text, a boolean as text or 0/1, an enum in another case, text as a number, an integer 2^32 away) as the value it spells, typed as the document types it, or refuses it and changes nothing',
+    'stores a NAT rule field sent in another form (a number as text or as 8082.0, true for 1, a boolean as text or 0/1, an enum in another case, text as a number, an integer 2^32 away) as the value it spells, typed as the document types it, or refuses it and changes nothing',
     async (t) => {
       const { op, original } = await natRuleToChange(t);
       const session = t.session;
@@ -311,15 +312,19 @@ checks.push(
           ].map((form) => ({ field: name, form }));
         });
       if (cases.length === 0) return t.skip('the NAT rule update has no typed field to send in another form');
-      const update = (body: unknown) =>
-        session.http.send(operationRequest(op, session, 'positive', { body: JSON.stringify(body) }));
+      const update = (field: string, form: BodyForm) =>
+        session.http.send(
+          operationRequest(op, session, 'positive', {
+            body: `{${JSON.stringify(field)}:${form.json ?? JSON.stringify(form.sent)}}`,
+          }),
+        );
       await keepingNatRule(t, original, async () => {
         await t.check(
           fc.constantFrom(...cases),
           async ({ field, form }): Promise<CaseVerdict> => {
-            const sent = `${field} ${JSON.stringify(form.sent)} (${form.kind})`;
+            const sent = `${field} ${form.json ?? JSON.stringify(form.sent)} (${form.kind})`;
             try {
-              const exchange = await update({ [field]: form.sent });
+              const exchange = await update(field, form);
               const status = exchange.response.status;
               if (status === 409) return notApplicable('the update answered 409 Conflict');
               if (is4xx(status)) {
@@ -333,9 +338,11 @@ checks.push(
                   exchange,
                 );
               const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
-              if (JSON.stringify(record[field]) !== JSON.stringify(form.means))
+              // JavaScript reads 8082.0 as 8082: the answer's text shows a float kept as sent.
+              const written = integerWrittenWithFraction(exchange.response.bodyText, field)?.text;
+              if (JSON.stringify(record[field]) !== JSON.stringify(form.means) || written !== undefined)
                 throw new RuleViolation(
-                  `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${JSON.stringify(record[field])}; accepted, it must be stored as ${JSON.stringify(form.means)}, typed as the document types it`,
+                  `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${written ?? JSON.stringify(record[field])}; accepted, it must be stored as ${JSON.stringify(form.means)}, typed as the document types it`,
                   exchange,
                 );
               const after = await readNatRule(session);

@@ -63,10 +63,14 @@ function answerProblem(
  * accepted and echoes) is left alone: no bounds are shown for these fields, so accepting it is no
  * breach, and no spelling of it would fit a client's integer type.
  */
-function integerWrittenWithFraction(bodyText: string): { field: string; text: string } | undefined {
+export function integerWrittenWithFraction(
+  bodyText: string,
+  /** Only this field, when given. */
+  only?: string,
+): { field: string; text: string } | undefined {
   for (const [, field, text] of bodyText.matchAll(INTEGER_WITH_FRACTION)) {
-    if (field !== undefined && text !== undefined && Math.abs(Number(text)) <= Number.MAX_SAFE_INTEGER)
-      return { field, text };
+    if (field === undefined || text === undefined || (only !== undefined && field !== only)) continue;
+    if (Math.abs(Number(text)) <= Number.MAX_SAFE_INTEGER) return { field, text };
   }
   return undefined;
 }

@@ -109,7 +109,7 @@ checks.push(
 checks.push(
   defineCheck(
     'WS-5',
-    'does not serve non-canonical spellings (+, spaces, decimals, exponent, hex, full-width) as the workspace',
+    'does not serve non-canonical spellings (+, spaces, a newline, _, decimals, exponent, hex, other digits) as the workspace',
     async (t) => {
       await checkForms(t, t.session, nonCanonicalFormsOf, 'should');
     },

@@ -22,6 +22,8 @@ export interface ParameterForm {
 export interface BodyForm {
   readonly kind: string;
   readonly sent: unknown;
+  /** The value's JSON text where it is not `JSON.stringify(sent)`: `8082.0` is 8082 to JavaScript. */
+  readonly json?: string;
   readonly means: unknown;
 }
 
@@ -31,6 +33,12 @@ const DIGIT_SCRIPTS: readonly { readonly name: string; readonly zero: number }[]
   { name: 'Devanagari', zero: 0x0966 },
   { name: 'full-width', zero: 0xff10 },
 ];
+
+/**
+ * The superscript digits 0-9: Python's `str.isdigit()` counts them as digits, `int()` refuses
+ * them, and NFKC folds them to ASCII.
+ */
+const SUPERSCRIPT_DIGITS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
 
 /** Whitespace and control characters frameworks trim, stop at, or keep. */
 const SURROUNDINGS: readonly { readonly kind: string; readonly before?: string; readonly after?: string }[] =
@@ -100,10 +108,15 @@ function numericTextForms(value: string): ParameterForm[] {
   const n = BigInt(value);
   return [
     ...DIGIT_SCRIPTS.map((script) => ({
-      kind: `written in ${script.name} digits`,
+      kind: `its digits in ${script.name}`,
       reading: 'same' as const,
       encoded: encodeURIComponent(inScript(value, script.zero)),
     })),
+    {
+      kind: 'its digits in superscript (str.isdigit() counts them; int() refuses them)',
+      reading: 'same' as const,
+      encoded: encodeURIComponent(value.replace(/[0-9]/g, (d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d)),
+    },
     {
       kind: 'its first digit in Arabic-Indic',
       reading: 'same',
@@ -181,6 +194,17 @@ export function bodyForms(field: RequestField, value: unknown): BodyForm[] {
           means: value,
         },
         { kind: 'the number plus 2^32', sent: value + WRAP_32, means: value + WRAP_32 },
+        // Numbers a JSON parser may keep as floats (Python's json), which an integer check
+        // written as `float.is_integer()` lets through and the record then writes back as such.
+        { kind: 'the number written with a fraction', sent: value, json: `${value}.0`, means: value },
+        {
+          kind: 'the number written with an exponent',
+          sent: value,
+          json: exponentForm(value),
+          means: value,
+        },
+        // Python's bool is an int: `isinstance(True, int)` lets true through as 1.
+        { kind: 'true for 1 (a boolean where an integer goes)', sent: true, means: 1 },
       ];
     case 'boolean':
       if (typeof value !== 'boolean') return [];
@@ -206,4 +230,12 @@ export function bodyForms(field: RequestField, value: unknown): BodyForm[] {
     default:
       return [];
   }
+}
+
+/** `value` in exponent notation with its digits kept exact: 8082 is 8.082e3, -7 is -7e0. */
+function exponentForm(value: number): string {
+  const digits = String(Math.abs(value));
+  const sign = value < 0 ? '-' : '';
+  const fraction = digits.slice(1);
+  return `${sign}${digits[0]}${fraction ? `.${fraction}` : ''}e${digits.length - 1}`;
 }

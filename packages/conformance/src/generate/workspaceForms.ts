@@ -24,6 +24,7 @@ export function invalidFormsOf(id: string): WorkspaceForm[] {
 }
 
 const FULL_WIDTH_ZERO = 0xff10;
+const ARABIC_INDIC_ZERO = 0x0660;
 
 /**
  * Spellings a framework may read as the same number (WS-5, SHOULD; A-WORKSPACE-ID-CANONICAL-FORM):
@@ -43,6 +44,16 @@ export function nonCanonicalFormsOf(id: string): WorkspaceForm[] {
       kind: 'full-width digits',
       value: [...id].map((d) => String.fromCodePoint(FULL_WIDTH_ZERO + Number(d))).join(''),
     },
+    {
+      kind: 'Arabic-Indic digits',
+      value: [...id].map((d) => String.fromCodePoint(ARABIC_INDIC_ZERO + Number(d))).join(''),
+    },
+    // A regular expression's `$` also matches before a final newline (Python's re.match, PCRE).
+    { kind: 'trailing newline', value: `${id}\n` },
+    // Python's int() and Rust's literal syntax read an underscore between digits as nothing.
+    ...(id.length > 1
+      ? [{ kind: 'underscore between digits', value: `${id.slice(0, 1)}_${id.slice(1)}` }]
+      : []),
   ];
 }
 

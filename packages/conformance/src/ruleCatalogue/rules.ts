@@ -175,7 +175,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'Non-canonical spellings of a real workspace_id are not served as that workspace',
     quotes: [WS_QUOTE_A],
     latitude:
-      'Whether `+1042`, ` 1042`, `1042.0`, `1.042e3`, `0x412` or full-width digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes. `01042` is all ASCII digits, which the spec admits (A-WORKSPACE-ID-LEADING-ZEROS): it is not warned about here; PARAM-1 requires it refused or read as 1042, never as another number (an octal parser reads 546).',
+      'Whether `+1042`, ` 1042`, `1042` and a newline, `1_042`, `1042.0`, `1.042e3`, `0x412`, full-width or Arabic-Indic digits are "numeric" is not shown (A-WORKSPACE-ID-CANONICAL-FORM): a server that reads them as 1042 follows a reading of the document, so this is a SHOULD. Any 4xx passes. `01042` is all ASCII digits, which the spec admits (A-WORKSPACE-ID-LEADING-ZEROS): it is not warned about here; PARAM-1 requires it refused or read as 1042, never as another number (an octal parser reads 546).',
     targets: ALL,
     threats: [
       {
@@ -1528,7 +1528,7 @@ export const rules: readonly RuleEntry[] = [
       '| enabled | boolean | |',
     ],
     latitude:
-      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case (another identifier, since identifiers are opaque: it must not be served as this one), a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away. Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case (another identifier, since identifiers are opaque: it must not be served as this one), a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts or in superscript, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away, an integer written with a fraction (`8082.0`) or an exponent (`8.082e3`), `true` where an integer goes (read as 1, if accepted). Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',
@@ -1563,6 +1563,18 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'proxy-rewrite',
         how: 'A gateway decodes the query string before forwarding it and the service decodes it again, so a value encoded twice (the text `%31%30%34%32`, which is no number) arrives as `1042` and is served.',
+      },
+      {
+        mechanism: 'unhandled-exception',
+        how: 'workspace_id is checked with `str.isdigit()`, which counts superscript digits, and then read with `int()`, which refuses them: the ValueError reaches the generic handler, which answers 500.',
+      },
+      {
+        mechanism: 'type-coercion',
+        how: "A port is checked with `isinstance(v, int)`, and Python's bool is an int: `true` passes, is stored, and is answered as `true`.",
+      },
+      {
+        mechanism: 'wrong-serialisation',
+        how: 'A port is checked with `float.is_integer()` on what the JSON parser gave, which keeps `8082.0` a float: it is stored as the float and written back as `8082.0`, which a typed client refuses.',
       },
       {
         mechanism: 'framework-default',

@@ -23,6 +23,8 @@ export interface OperationRequest {
   readonly body: unknown;
   /** The X-Idempotency-Key, where the operation takes one. */
   readonly idempotencyKey?: string | undefined;
+  /** Top-level body members written as floats (`8082.0`), which the nat-rule-port-float-kept fault's parser keeps. */
+  readonly floatMembers?: readonly string[];
 }
 
 /** An operation's answer; a promise only where a concurrency fault or variant takes a store round trip. */

@@ -1,5 +1,5 @@
 import { errorResult, jsonResult, type OperationResult } from '../operationResult.js';
-import { type NatRuleRecord, natRuleKey, SANDBOX_ORGANIZATION } from '../sandboxStore.js';
+import { type NatRuleRecord, natRuleKey, SANDBOX_ORGANIZATION, type SandboxStore } from '../sandboxStore.js';
 import { storeRoundTrip } from '../storeRoundTrip.js';
 import type { OperationHandler, SandboxServices } from './operationContext.js';
 import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
@@ -122,6 +122,8 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
       return answer(rule, services);
   }
   const apply = (): OperationResult => {
+    if (behaviour.fault === 'nat-rule-port-float-kept')
+      keepFloatPorts(store, ruleKey, changes, request.floatMembers);
     Object.assign(rule, changes);
     rule.updated_at = clock.laterThan(rule.updated_at);
     // The variant's rule is reconfigured for a moment after a change, and refuses updates then.
@@ -206,7 +208,29 @@ function answer(rule: NatRuleRecord, services: SandboxServices): OperationResult
       ...(enabled !== true ? { enabled } : {}),
     });
   }
-  return jsonResult(200, rule);
+  const floats =
+    services.behaviour.fault === 'nat-rule-port-float-kept'
+      ? services.store.natRuleFloatPorts.get(
+          natRuleKey(rule.vpc_id, rule.nat_gateway_id, rule.port_forward_rule_id),
+        )
+      : undefined;
+  return jsonResult(200, rule, floats ? [...floats] : undefined);
+}
+
+/** The ports the update sets, kept as floats where the body wrote them so and as integers otherwise. */
+function keepFloatPorts(
+  store: SandboxStore,
+  ruleKey: string,
+  changes: RuleUpdate,
+  floatMembers: readonly string[] | undefined,
+): void {
+  const floats = store.natRuleFloatPorts.get(ruleKey) ?? new Set<string>();
+  for (const port of ['external_port', 'internal_port'] as const) {
+    if (changes[port] === undefined) continue;
+    if (floatMembers?.includes(port)) floats.add(port);
+    else floats.delete(port);
+  }
+  store.natRuleFloatPorts.set(ruleKey, floats);
 }
 
 /** Only the fields the document lets a PATCH change; other keys in the body are ignored. */
