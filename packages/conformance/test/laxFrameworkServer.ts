@@ -88,16 +88,19 @@ function pythonInt(text: string): number | undefined {
   return Number(trimmed.replace(/_/g, '').replace(/\p{Nd}/gu, digitValue));
 }
 
+/** What Python's `str.isdigit()` accepts, as far as these tests need: decimal digits and superscripts. */
+const ISDIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u;
+const SUPERSCRIPT = /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u;
+
 /** The workspace a value names, read as `choice` reads it; undefined when it is refused. */
 function workspaceOf(value: string | null, choice: LaxFrameworkChoices['workspaceId']): string | undefined {
   if (value === null) return undefined;
   if (choice === 'pattern') return /^[1-9][0-9]*$/.test(value) ? value : undefined;
   if (choice === 'int32-cast')
     return /^[0-9]+$/.test(value) && Number(value) >>> 0 > 0 ? String(Number(value) >>> 0) : undefined;
-  if (choice === 'isdigit-int' && /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u.test(value)) {
-    if (/[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u.test(value))
-      throw new Error('ValueError: invalid literal for int()');
-  }
+  // isdigit() passes superscripts along with every script's digits; int() then refuses them.
+  if (choice === 'isdigit-int' && ISDIGIT.test(value) && SUPERSCRIPT.test(value))
+    throw new Error('ValueError: invalid literal for int()');
   const n = pythonInt(value);
   return n !== undefined && n > 0 && Number.isSafeInteger(n) ? String(n) : undefined;
 }
