@@ -43,6 +43,11 @@ export interface LaxFrameworkChoices {
    * front of a restore that moves on (queued, running, succeeded) each time the store is read.
    */
   readonly restoreReads?: 'fresh' | 'url-cached';
+  /**
+   * `400`: the status the document lists for an invalid NAT rule update. `fastapi`: ports bounded
+   * to 1-65535 (`Field(ge=1, le=65535)`) and 422 for every body refused, as FastAPI answers.
+   */
+  readonly invalidBody?: '400' | 'fastapi';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -136,9 +141,13 @@ function converted(
   return out;
 }
 
-function invalidField(body: Record<string, unknown>): string | undefined {
-  for (const field of INTEGERS)
+function invalidField(body: Record<string, unknown>, bounded: boolean): string | undefined {
+  for (const field of INTEGERS) {
     if (field in body && !Number.isInteger(body[field])) return `${field} must be an integer`;
+    const port = body[field] as number;
+    if (bounded && field in body && (port < 1 || port > 65_535))
+      return `${field} must be between 1 and 65535`;
+  }
   for (const field of TEXTS)
     if (field in body && typeof body[field] !== 'string') return `${field} must be text`;
   if ('enabled' in body && typeof body.enabled !== 'boolean') return 'enabled must be a boolean';
@@ -238,8 +247,9 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       if (!body || typeof body !== 'object' || Array.isArray(body))
         return json(res, 400, { detail: 'not an object' });
       const validated = converted(body as Record<string, unknown>, choices.body);
-      const problem = invalidField(validated);
-      if (problem) return json(res, 400, { detail: problem });
+      const fastapi = choices.invalidBody === 'fastapi';
+      const problem = invalidField(validated, fastapi);
+      if (problem) return json(res, fastapi ? 422 : 400, { detail: problem });
       const stored = choices.body === 'lax' ? validated : (body as Record<string, unknown>);
       for (const field of [...INTEGERS, ...TEXTS, 'protocol', 'enabled'])
         if (field in stored) {

@@ -200,6 +200,14 @@ describe('PARAM-1 against an independent server built on web-framework parsing c
     expect(verdict.state).toBe('passed');
   });
 
+  it('passes one that bounds ports and answers 422 for every body it refuses (FastAPI), on PATCH-1 and PARAM-1 alike', async () => {
+    for (const rule of ['PATCH-1', 'PARAM-1']) {
+      const verdict = await verdictOf({ ...STRICT_CHOICES, invalidBody: 'fastapi' }, rule);
+      expect(verdict.messages, rule).toBe('');
+      expect(verdict.state, rule).toBe('passed');
+    }
+  });
+
   it('passes one whose restore reads come from a cache keyed by the URL as sent, while the restore moves on: the same record in another state is no misread', async () => {
     const verdict = await verdictOf({ ...STRICT_CHOICES, restoreReads: 'url-cached' });
     expect(verdict.messages).toBe('');

@@ -86,6 +86,34 @@ describe('reports', () => {
     expect(table).toMatch(/Verdict: PASSED/);
   });
 
+  it('lists what the run left one line per kind and fate, every id kept, on wrapped lines under it', () => {
+    const noDelete = 'not cleaned up: the document specifies no cloud VM delete endpoint';
+    const vms = Array.from({ length: 5 }, (_, i) => ({
+      rule: i < 3 ? 'IDEM-2' : 'CONC-2',
+      kind: 'cloud VM',
+      id: `${String(i).repeat(8)}-e3d0-46fa-8b51-73824d33dfc2`,
+      cleanup: noDelete,
+    }));
+    const outcome = {
+      ...outcomeOf([test('WS-1', 'passed')]),
+      created: [...vms, { rule: 'PATCH-1', kind: 'NAT rule change', id: 'pfr-1', cleanup: 'put back' }],
+    };
+    const section = renderTable(outcome).split('Created or changed by this run:\n')[1]?.split('\n\n')[0];
+    expect(section?.split('\n')).toEqual([
+      `  cloud VM, 5 of them (IDEM-2, CONC-2): ${noDelete}`,
+      `    ${vms
+        .slice(0, 2)
+        .map((v) => v.id)
+        .join(', ')},`,
+      `    ${vms
+        .slice(2, 4)
+        .map((v) => v.id)
+        .join(', ')},`,
+      `    ${vms[4]?.id}`,
+      '  NAT rule change pfr-1 (PATCH-1): put back',
+    ]);
+  });
+
   it('a lenient pass names the rules it has no evidence for; a strict pass says it has evidence for all', () => {
     const lenient = renderTable(
       outcomeOf([

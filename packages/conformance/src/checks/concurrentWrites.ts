@@ -172,6 +172,16 @@ checks.push(
             const status = timed.exchange.response.status;
             for (const [field, value] of Object.entries(updates[index] ?? {})) {
               if (status === 200 && !sameValue(after[field], value)) {
+                // An update that does not keep its value even when sent alone shows nothing about
+                // updates in flight together: PATCH-1 judges it.
+                const alone = await session.http.send(
+                  operationRequest(op, session, 'positive', { body: JSON.stringify(updates[index]) }),
+                );
+                const afterAlone = alone.response.status === 200 ? await readNatRule(session) : undefined;
+                if (!afterAlone || !sameValue(afterAlone[field], value))
+                  return notApplicable(
+                    `${field} ${JSON.stringify(value)} was not kept by the update sent alone either (${alone.response.status}, then ${JSON.stringify(afterAlone?.[field])}): not a matter of updates in flight together`,
+                  );
                 // Back to the value from before is a lost update; anything else is the value kept
                 // or read back in another form, whatever the other update did.
                 const cause = sameValue(after[field], before[field])

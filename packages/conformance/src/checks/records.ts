@@ -21,7 +21,13 @@ import {
   restoreNatRule,
   untilRuleSettles,
 } from './natRuleReader.js';
-import { expectJsonObject, expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
+import {
+  expectJsonObject,
+  expectStatus,
+  is4xx,
+  isInvalidRequestRefusal,
+  RuleViolation,
+} from './ruleViolation.js';
 import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
 
@@ -73,14 +79,14 @@ checks.push(
             // A conflict with the rule's state is allowed, but shows nothing about partial updates.
             if (exchange.response.status === 409) return refused('the update answered 409 Conflict');
             const unshown = unshownTextLimits(update);
-            if (exchange.response.status === 400 && unshown)
+            const status = exchange.response.status;
+            if (isInvalidRequestRefusal(status) && unshown)
               return refused(
-                `the update with ${unshown} was refused (400): which lengths and characters a field allows is not shown`,
+                `the update with ${unshown} was refused (${status}): which lengths and characters a field allows is not shown`,
               );
-            const outOfRange =
-              exchange.response.status === 400
-                ? (unshownAddressRange(update, before) ?? unshownPortBounds(update))
-                : undefined;
+            const outOfRange = isInvalidRequestRefusal(status)
+              ? (unshownAddressRange(update, before) ?? unshownPortBounds(update))
+              : undefined;
             if (outOfRange) return refused(outOfRange);
             expectStatus(exchange, (s) => s === 200, '200 with the updated rule record');
             const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
@@ -399,18 +405,19 @@ checks.push(
                 `GPU VM ${vmId} already had a backup policy (409), so the values cannot be observed`,
               );
             const zone = (body.schedule as { timezone?: string }).timezone;
-            if (exchange.response.status === 400 && zone !== undefined && zone !== 'UTC')
+            const status = exchange.response.status;
+            if (isInvalidRequestRefusal(status) && zone !== undefined && zone !== 'UTC')
               return notApplicable(
-                `the time zone ${zone} was refused (400): which zone names a target accepts is not shown`,
+                `the time zone ${zone} was refused (${status}): which zone names a target accepts is not shown`,
               );
             const sent = body as { retention_days?: number; full_backup_interval_days?: number };
-            if (exchange.response.status === 400 && (sent.retention_days ?? 0) > 30)
+            if (isInvalidRequestRefusal(status) && (sent.retention_days ?? 0) > 30)
               return notApplicable(
-                `a retention of ${sent.retention_days} days was refused (400): the bounds of retention_days are not shown`,
+                `a retention of ${sent.retention_days} days was refused (${status}): the bounds of retention_days are not shown`,
               );
-            if (exchange.response.status === 400 && sent.full_backup_interval_days === 1)
+            if (isInvalidRequestRefusal(status) && sent.full_backup_interval_days === 1)
               return notApplicable(
-                'a full backup every day with incrementals on was refused (400): which combinations a target accepts is not shown',
+                `a full backup every day with incrementals on was refused (${status}): which combinations a target accepts is not shown`,
               );
             expectStatus(exchange, (s) => s === 200, '200 with the new backup policy');
             t.recordCreated('backup policy', vmId, BACKUP_POLICY_NOT_CLEANED);

@@ -26,6 +26,11 @@ export function expectStatus(
 
 export const is4xx = (status: number): boolean => status >= 400 && status < 500;
 export const is2xx = (status: number): boolean => status >= 200 && status < 300;
+/**
+ * A refusal of a request as invalid: 400, which the document lists, or 422, which frameworks
+ * answer for a body that parses but fails validation (A-ERROR-STATUS-UNLISTED, as NEG-1 reads it).
+ */
+export const isInvalidRequestRefusal = (status: number): boolean => status === 400 || status === 422;
 /** How a token is refused: the document gives 401 for a bad token and 403 for one that may not act. */
 export const isTokenRejection = (status: number): boolean => status === 401 || status === 403;
 

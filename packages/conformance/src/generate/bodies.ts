@@ -89,7 +89,7 @@ export const awkwardValueUpdates = [
   { note: 'nul\u0000inside' },
 ];
 
-/** Why a refusal (400) of an update says nothing: text whose allowed length or characters are not shown. */
+/** Why a refusal (400 or 422) of an update says nothing: text whose allowed length or characters are not shown. */
 export function unshownTextLimits(update: Readonly<Record<string, unknown>>): string | undefined {
   const texts = Object.values(update).filter((value): value is string => typeof value === 'string');
   if (texts.some((text) => /[^\x20-\x7e]/.test(text))) return 'text beyond printable ASCII';
@@ -98,23 +98,23 @@ export function unshownTextLimits(update: Readonly<Record<string, unknown>>): st
   return undefined;
 }
 
-/** Why a refusal (400) of an update says nothing: a port past 65535, where the bounds are not shown. */
+/** Why a refusal (400 or 422) of an update says nothing: a port past 65535, where the bounds are not shown. */
 export function unshownPortBounds(update: Readonly<Record<string, unknown>>): string | undefined {
   const beyond = (['external_port', 'internal_port'] as const).find(
     (field) => typeof update[field] === 'number' && (update[field] as number) > 65_535,
   );
   return beyond
-    ? `the update with ${beyond} ${String(update[beyond])} was refused (400): the bounds of ports are not shown`
+    ? `the update with ${beyond} ${String(update[beyond])} was refused as invalid: the bounds of ports are not shown`
     : undefined;
 }
 
-/** Why a refusal (400) of an update says nothing: a new internal IP, where the VPC's range is not shown. */
+/** Why a refusal (400 or 422) of an update says nothing: a new internal IP, where the VPC's range is not shown. */
 export function unshownAddressRange(
   update: Readonly<Record<string, unknown>>,
   before: Readonly<Record<string, unknown>>,
 ): string | undefined {
   return 'internal_ip' in update && update.internal_ip !== before.internal_ip
-    ? `the update moving internal_ip to ${JSON.stringify(update.internal_ip)} was refused (400): which internal IPs the rule's VPC accepts is not shown`
+    ? `the update moving internal_ip to ${JSON.stringify(update.internal_ip)} was refused as invalid: which internal IPs the rule's VPC accepts is not shown`
     : undefined;
 }
 

@@ -34,14 +34,46 @@ export function renderTable(outcome: RunOutcome): string {
     lines.push('', 'Strict gate:');
     for (const problem of outcome.gate.problems) lines.push(`  ${problem}`);
   }
-  if (outcome.created.length > 0) {
-    lines.push('', 'Created or changed by this run:');
-    for (const item of outcome.created)
-      lines.push(`  ${item.kind} ${item.id} (${item.rule}): ${item.cleanup}`);
-  }
+  if (outcome.created.length > 0) lines.push('', 'Created or changed by this run:', ...createdLines(outcome));
   lines.push('', ...coverageLines(outcome.coverage, partialRunNote(outcome)));
   lines.push('', totalsLine(outcome), verdictLine(outcome));
   return lines.join('\n');
+}
+
+/**
+ * One line per kind of thing left and what became of it; a run leaves dozens of VMs no endpoint
+ * deletes, so their ids follow on wrapped lines rather than one line each.
+ */
+function createdLines(outcome: RunOutcome): string[] {
+  const groups = new Map<string, RunOutcome['created'][number][]>();
+  for (const item of outcome.created) {
+    const key = `${item.kind}\u0000${item.cleanup}`;
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return [...groups.values()].flatMap((items) => {
+    const [first] = items as [RunOutcome['created'][number], ...RunOutcome['created']];
+    if (items.length === 1) return [`  ${first.kind} ${first.id} (${first.rule}): ${first.cleanup}`];
+    const rules = [...new Set(items.map((item) => item.rule))].join(', ');
+    return [
+      `  ${first.kind}, ${items.length} of them (${rules}): ${first.cleanup}`,
+      ...wrapped(items.map((i) => i.id)),
+    ];
+  });
+}
+
+/** Ids joined by commas, in lines of about 100 characters, indented under their group. */
+function wrapped(ids: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const id of ids) {
+    if (line && line.length + id.length + 2 > 96) {
+      lines.push(`    ${line},`);
+      line = '';
+    }
+    line = line ? `${line}, ${id}` : id;
+  }
+  if (line) lines.push(`    ${line}`);
+  return lines;
 }
 
 export const tableReport: Reporter = outcomeReporter({
