@@ -213,6 +213,24 @@ const oddPathId = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
 );
 
+/**
+ * Any text as a workspace_id, and the values parsers and databases choke on: a number past any
+ * integer column, an exponent past any float, digits a digit test passes and a parser refuses.
+ */
+const oddWorkspaceId = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 12 }),
+  fc.constantFrom(
+    '9'.repeat(400),
+    '1e999',
+    '-0',
+    '\u00b9\u2070\u2074\u00b2',
+    '\u2460',
+    '\u00bd',
+    '1042\u0000',
+  ),
+);
+
 checks.push(
   defineCheck('ERR-3', 'never answers 5xx to malformed bodies, wrong types or odd encodings', async (t) => {
     const session = t.session;
@@ -238,7 +256,7 @@ checks.push(
           ]
         : []),
       fc
-        .tuple(anyOperation(session, 'probe'), fc.string({ maxLength: 30 }))
+        .tuple(anyOperation(session, 'probe'), oddWorkspaceId)
         .map(([op, workspaceId]) => ({ op, kind: 'random workspace_id', overrides: { workspaceId } })),
     );
     // A body with wrong types may still be one the document allows (a negative port: bounds are
