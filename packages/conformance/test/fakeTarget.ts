@@ -41,7 +41,7 @@ export function fakeTransport(
   const http: TargetHttp & { sent: ApiRequest[] } = {
     sent,
     origin: 'http://fake.invalid',
-    stats: { requests: 0, timeouts: 0, pausedUntil: 0 },
+    stats: { requests: 0, timeouts: 0, rateLimitedInARow: 0, pausedUntil: 0 },
     async send(request, options = {}) {
       sent.push(request);
       const { status, body, headers } = answer(request, options);

@@ -140,6 +140,12 @@ describe('429 and the rate limit in the transport', () => {
         /still answered 429 Too Many Requests \(with Retry-After: 0\) after 4 retries/,
       );
       expect(never.arrivals).toHaveLength(5);
+      // Two more requests given up on the same way, then the run sends nothing more.
+      for (let i = 0; i < 2; i++) await expect(stubborn.send(listBuckets)).rejects.toThrow(RateLimitedError);
+      await expect(stubborn.send(listBuckets)).rejects.toThrow(
+        /not sent: the last 3 requests were still refused with 429 Too Many Requests after their retries/,
+      );
+      expect(never.arrivals).toHaveLength(15);
     } finally {
       await target.server.close();
       await never.server.close();
@@ -312,6 +318,32 @@ describe('a run against a rate-limited target', () => {
       await target.server.close();
     }
   });
+
+  it('stops sending once three requests in a row are still refused after their retries, instead of retrying every request of the run', async () => {
+    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '1' });
+    const printed: string[] = [];
+    try {
+      const started = Date.now();
+      const result = await runConformance({
+        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
+        rules: 'WS-2,BILL-1,RESP-1,ERR-1',
+        depth: 3,
+        seed: 23,
+        deadlineMs: 120_000,
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-always-429-')),
+        print: (text) => printed.push(text),
+      });
+      // Three requests of five tries a second apart, then nothing: about 12 s, where every
+      // request retried would take 4 s each.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(target.arrivals.length).toBeLessThanOrEqual(20);
+      expect(result.exitCode).toBe(3);
+      expect(result.outcome.rules.filter((rule) => rule.state === 'passed')).toEqual([]);
+      expect(printed.join('\n')).toMatch(/not sent: the last 3 requests were still refused with 429/);
+    } finally {
+      await target.server.close();
+    }
+  }, 60_000);
 
   it('fails each check clearly and finishes long before its deadline when Retry-After is absurd', async () => {
     const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '86400' });

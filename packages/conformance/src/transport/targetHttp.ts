@@ -91,7 +91,13 @@ export interface TargetHttp {
    */
   scoped(signal: AbortSignal): TargetHttp;
   /** Requests sent, timeouts seen, and until when a 429 paused every request (ms since the epoch). */
-  readonly stats: { requests: number; timeouts: number; readonly pausedUntil: number };
+  readonly stats: {
+    requests: number;
+    timeouts: number;
+    /** Requests in a row still refused with 429 after their retries; any other answer resets it. */
+    rateLimitedInARow: number;
+    readonly pausedUntil: number;
+  };
   readonly origin: string;
   /** The proxy requests go through (without its credentials) and the variable naming it; absent when direct. */
   readonly proxy?: { readonly origin: string; readonly variable: string } | undefined;
@@ -103,6 +109,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** The longest `Retry-After` the suite waits for; a target asking for more fails the check instead. */
 export const MAX_RETRY_AFTER_MS = 30_000;
 const MAX_RATE_LIMIT_RETRIES = 4;
+/**
+ * Requests in a row given up on after 429s, past which the run sends nothing more: a target that
+ * refuses everything would otherwise hold every request of the run for its retries.
+ */
+const RATE_LIMIT_BREAKER = 3;
 
 /** The wait a `Retry-After` value asks for (the client's reading); a second when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now: number = Date.now()): number {
@@ -179,6 +190,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   const stats = {
     requests: 0,
     timeouts: 0,
+    rateLimitedInARow: 0,
     get pausedUntil() {
       return pacer.pausedUntil;
     },
@@ -214,6 +226,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         href,
         method,
         `not sent: the target already timed out ${stats.timeouts} times in this run`,
+      );
+    if (stats.rateLimitedInARow >= RATE_LIMIT_BREAKER)
+      throw new RateLimitedError(
+        href,
+        method,
+        `not sent: the last ${stats.rateLimitedInARow} requests were still refused with 429 Too Many Requests after their retries; lower rateLimitPerSecond in the profile or run when the target is less busy`,
       );
     if (admission && admission.left > 0) admission.left--;
     else {
@@ -349,10 +367,24 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     // never saw this request, so it is no answer of the target's.
     if (response.status === 407)
       throw new TransportError(href, method, proxyAuthenticationRequired(route), true);
-    if (response.status !== 429) return response;
+    if (response.status !== 429) {
+      stats.rateLimitedInARow = 0;
+      return response;
+    }
     // Requests refused together (sent before the first 429 lowered the bound) retry one after
     // another, each until it is through: retried together, they would keep taking each other's turn.
-    const turn = retryTurn.then(() => retried(request, scope, stopped, sendOptions, response));
+    const turn = retryTurn
+      .then(() => retried(request, scope, stopped, sendOptions, response))
+      .then(
+        (answer) => {
+          stats.rateLimitedInARow = 0;
+          return answer;
+        },
+        (error: unknown) => {
+          if (error instanceof RateLimitedError) stats.rateLimitedInARow++;
+          throw error;
+        },
+      );
     retryTurn = turn.then(
       () => undefined,
       () => undefined,
