@@ -45,6 +45,30 @@ describe('runCheck: one registry check against a fake transport, to a typed resu
     expect(JSON.stringify(replay)).not.toContain(TOKEN);
   });
 
+  it('records what a check created with an id the report can show, whatever the target answered as the id', async () => {
+    const recorded: { id: string }[] = [];
+    const leaking = `vm-${TOKEN}`;
+    const check = defineCheck('ASYNC-1', 'records odd ids', async (t) => {
+      for (const id of [undefined, null, '', 'x'.repeat(300), leaking] as unknown as string[])
+        t.recordCreated('cloud VM', id, 'not cleaned up');
+    });
+    await runCheck(
+      check,
+      {
+        ...environmentWith(fakeTransport(() => ({ status: 200, body: {} }))),
+        recordCreated: (r) => recorded.push(r),
+      },
+      never,
+    );
+    expect(recorded.map((r) => r.id)).toEqual([
+      '(no id: the target answered none)',
+      '(no id: the target answered null)',
+      '(no id: the target answered "")',
+      `${'x'.repeat(200)}… (300 characters)`,
+      'vm-[redacted]',
+    ]);
+  });
+
   it('is inconclusive, never passed, with the reason when no case could observe the rule', async () => {
     // RESP-3 needs a bucket list to judge; a target answering 500 shows nothing either way.
     const http = fakeTransport(() => ({ status: 500, body: { detail: 'upstream down' } }));

@@ -96,7 +96,17 @@ describe('reports', () => {
     }));
     const outcome = {
       ...outcomeOf([test('WS-1', 'passed')]),
-      created: [...vms, { rule: 'PATCH-1', kind: 'NAT rule change', id: 'pfr-1', cleanup: 'put back' }],
+      created: [
+        ...vms,
+        { rule: 'PATCH-1', kind: 'NAT rule change', id: 'pfr-1', cleanup: 'put back' },
+        // An outcome read back from an older report may hold an id that is no text.
+        ...[undefined, null].map((id) => ({
+          rule: 'ASYNC-1',
+          kind: 'GPU VM',
+          id: id as unknown as string,
+          cleanup: 'gone',
+        })),
+      ],
     };
     const section = renderTable(outcome).split('Created or changed by this run:\n')[1]?.split('\n\n')[0];
     expect(section?.split('\n')).toEqual([
@@ -111,6 +121,8 @@ describe('reports', () => {
         .join(', ')},`,
       `    ${vms[4]?.id}`,
       '  NAT rule change pfr-1 (PATCH-1): put back',
+      '  GPU VM, 2 of them (ASYNC-1): gone',
+      '    undefined, null',
     ]);
   });
 
@@ -184,6 +196,12 @@ describe('reports', () => {
       'BILL-6 was skipped (profile has no workspaces.billingDenied) without an unsupportedRules entry',
     ]);
     expect(renderJunit(strictUndeclared)).toContain('type="strict-gate-undeclared-skip"');
+    // What a target sent back reaches the XML as text, never as a control a log viewer acts on.
+    const hostile = renderJunit(
+      outcomeOf([test('WS-1', 'failed', { errors: ['[WS-1] detail "\u001b[2J\u009b31m" from the target'] })]),
+    );
+    expect(hostile).not.toMatch(/[\u001b\u009b]/);
+    expect(hostile).toContain('\\u001b[2J\\u009b31m');
     const strictInconclusive = outcomeOf([inconclusive], { strict: true });
     expect(strictInconclusive.verdict).toBe('failed');
     expect(exitCodeOf(strictInconclusive)).toBe(1);

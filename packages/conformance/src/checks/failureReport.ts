@@ -66,6 +66,17 @@ export function describeExchange(
   };
 }
 
+/**
+ * A body on one line, its line breaks written `\n`: a target's text must not start lines of the
+ * report of its own, such as a table row or "Verdict: PASSED".
+ */
+function oneLine(body: string): string {
+  return body
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function formatFailure(report: FailureReport): string {
   const lines = [`[${report.rule}] ${report.message}`];
   if (report.seed !== undefined) lines.push(`  seed: ${report.seed}  path: ${report.path ?? '-'}`);
@@ -73,13 +84,13 @@ export function formatFailure(report: FailureReport): string {
   if (report.request) {
     lines.push(`  request: ${report.request.method} ${report.request.url}`);
     for (const [name, value] of Object.entries(report.request.headers)) lines.push(`    ${name}: ${value}`);
-    if (report.request.body !== undefined) lines.push(`    body: ${report.request.body}`);
+    if (report.request.body !== undefined) lines.push(`    body: ${oneLine(report.request.body)}`);
   }
   if (report.response) {
     lines.push(`  response: ${report.response.status}`);
     const type = report.response.headers['content-type'];
     if (type) lines.push(`    content-type: ${type}`);
-    lines.push(`    body: ${report.response.body || '(empty)'}`);
+    lines.push(`    body: ${oneLine(report.response.body) || '(empty)'}`);
   }
   if (report.replayCommand) lines.push(`  replay: ${report.replayCommand}`);
   return lines.join('\n');

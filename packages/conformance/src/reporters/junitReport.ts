@@ -1,12 +1,17 @@
 import type { Reporter } from '../run/events.js';
 import type { RunOutcome, TestOutcome } from '../run/outcome.js';
 import { gapText } from '../run/verdict.js';
+import { terminalSafe } from '../terminalSafe.js';
 import { outcomeReporter } from './reportContext.js';
 
 export const JUNIT_REPORT_FILE = 'conformance-junit.xml';
 
+/**
+ * Text as XML 1.0 allows it, and as a CI log that prints the file shows it: controls the
+ * terminal would act on (ESC, the C1 range with its one-byte CSI) written as `\u00XX` first.
+ */
 function escapeXml(text: string): string {
-  return text
+  return terminalSafe(text)
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/gu, '\uFFFD')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -56,7 +56,7 @@ function createdLines(outcome: RunOutcome): string[] {
     const rules = [...new Set(items.map((item) => item.rule))].join(', ');
     return [
       `  ${first.kind}, ${items.length} of them (${rules}): ${first.cleanup}`,
-      ...wrapped(items.map((i) => i.id)),
+      ...wrapped(items.map((i) => String(i.id))),
     ];
   });
 }
