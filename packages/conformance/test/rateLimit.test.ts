@@ -285,6 +285,27 @@ describe('a run against a rate-limited target', () => {
   });
   afterAll(() => sandbox.stop());
 
+  /** A quiet run of `rules` against a target answering 429 with `retryAfter` to every request. */
+  async function runAgainstAlways429(retryAfter: string, rules: string) {
+    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter });
+    const printed: string[] = [];
+    try {
+      const started = Date.now();
+      const result = await runConformance({
+        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
+        rules,
+        depth: 3,
+        seed: 23,
+        deadlineMs: 120_000,
+        outDir: mkdtempSync(join(tmpdir(), 'conformance-always-429-')),
+        print: (text) => printed.push(text),
+      });
+      return { target, result, printed: printed.join('\n'), ms: Date.now() - started };
+    } finally {
+      await target.server.close();
+    }
+  }
+
   it('honours 429 Retry-After and rateLimitPerSecond, and still passes', async () => {
     const target = await rateLimitingTarget({
       limited: 2,
@@ -320,57 +341,25 @@ describe('a run against a rate-limited target', () => {
   });
 
   it('stops sending once three requests in a row are still refused after their retries, instead of retrying every request of the run', async () => {
-    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '1' });
-    const printed: string[] = [];
-    try {
-      const started = Date.now();
-      const result = await runConformance({
-        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
-        rules: 'WS-2,BILL-1,RESP-1,ERR-1',
-        depth: 3,
-        seed: 23,
-        deadlineMs: 120_000,
-        outDir: mkdtempSync(join(tmpdir(), 'conformance-always-429-')),
-        print: (text) => printed.push(text),
-      });
-      // Three requests of five tries a second apart, then nothing: about 12 s, where every
-      // request retried would take 4 s each.
-      expect(Date.now() - started).toBeLessThan(30_000);
-      expect(target.arrivals.length).toBeLessThanOrEqual(20);
-      expect(result.exitCode).toBe(3);
-      expect(result.outcome.rules.filter((rule) => rule.state === 'passed')).toEqual([]);
-      expect(printed.join('\n')).toMatch(/not sent: the last 3 requests were still refused with 429/);
-    } finally {
-      await target.server.close();
-    }
+    const { target, result, printed, ms } = await runAgainstAlways429('1', 'WS-2,BILL-1,RESP-1,ERR-1');
+    // Three requests of five tries a second apart, then nothing: about 12 s, where every
+    // request retried would take 4 s each.
+    expect(ms).toBeLessThan(30_000);
+    expect(target.arrivals.length).toBeLessThanOrEqual(20);
+    expect(result.exitCode).toBe(3);
+    expect(result.outcome.rules.filter((rule) => rule.state === 'passed')).toEqual([]);
+    expect(printed).toMatch(/not sent: the last 3 requests were still refused with 429/);
   }, 60_000);
 
   it('fails each check clearly and finishes long before its deadline when Retry-After is absurd', async () => {
-    const target = await rateLimitingTarget({ limited: Number.POSITIVE_INFINITY, retryAfter: '86400' });
-    const printed: string[] = [];
-    try {
-      const started = Date.now();
-      const result = await runConformance({
-        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
-        rules: 'WS-2,BILL-1,RESP-1',
-        depth: 3,
-        seed: 23,
-        deadlineMs: 120_000,
-        outDir: mkdtempSync(join(tmpdir(), 'conformance-retry-after-absurd-')),
-        print: (text) => printed.push(text),
-      });
-      expect(Date.now() - started).toBeLessThan(20_000);
-      // No answer to judge by: the run is incomplete (exit 3), never green, and no rule passed.
-      expect(result.exitCode).toBe(3);
-      expect(result.outcome.verdict).toBe('incomplete');
-      expect(result.outcome.rules.filter((rule) => rule.state === 'passed').map((rule) => rule.id)).toEqual(
-        [],
-      );
-      expect(printed.join('\n')).toMatch(
-        /rate limited by the target — answered 429 Too Many Requests with Retry-After: 86400/,
-      );
-    } finally {
-      await target.server.close();
-    }
+    const { result, printed, ms } = await runAgainstAlways429('86400', 'WS-2,BILL-1,RESP-1');
+    expect(ms).toBeLessThan(20_000);
+    // No answer to judge by: the run is incomplete (exit 3), never green, and no rule passed.
+    expect(result.exitCode).toBe(3);
+    expect(result.outcome.verdict).toBe('incomplete');
+    expect(result.outcome.rules.filter((rule) => rule.state === 'passed').map((rule) => rule.id)).toEqual([]);
+    expect(printed).toMatch(
+      /rate limited by the target — answered 429 Too Many Requests with Retry-After: 86400/,
+    );
   });
 });

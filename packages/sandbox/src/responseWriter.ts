@@ -33,7 +33,7 @@ export class ResponseWriter {
           res,
           result.status,
           this.successType,
-          withFloats(this.serialise(result.status, result.body), result.floatMembers),
+          this.serialise(result.status, result.body, result.floatMembers),
         );
         return;
       case 'empty':
@@ -103,17 +103,19 @@ export class ResponseWriter {
     res.end(bytes);
   }
 
-  /** The acceptance-status-given-twice fault writes a 202's `status` once more, first, by hand. */
-  private serialise(status: number, body: unknown): string {
+  /**
+   * The body as JSON text, with the members the store keeps as floats written as floats. The
+   * acceptance-status-given-twice fault writes a 202's `status` once more, first, by hand.
+   */
+  private serialise(status: number, body: unknown, floatMembers: readonly string[] = []): string {
     const text = JSON.stringify(this.decorate(body));
     const accepted = status === 202 && body && typeof body === 'object' && 'status' in body;
     if (this.behaviour.fault === 'acceptance-status-given-twice' && accepted)
       return `{"status":"queued",${text.slice(1)}`;
-    // The day counts of a backup policy computed by true division (hours / 24) are floats, which
-    // the serialiser writes with their fraction.
+    // The day counts of a backup policy computed by true division (hours / 24) are floats.
     if (this.behaviour.fault === 'backup-day-counts-written-as-floats')
-      return text.replace(/"(retention_days|full_backup_interval_days)":(\d+)(?=[,}])/g, '"$1":$2.0');
-    return text;
+      return withFloats(text, ['retention_days', 'full_backup_interval_days']);
+    return withFloats(text, floatMembers);
   }
 
   /**
@@ -132,11 +134,11 @@ export class ResponseWriter {
   }
 }
 
-/** The members a store keeps as floats, written as a float serialiser writes them: `8082.0`. */
-function withFloats(text: string, members: readonly string[] | undefined): string {
+/** Integer members written as a float serialiser writes a float that holds one: `8082.0`. */
+function withFloats(text: string, members: readonly string[]): string {
   let written = text;
-  for (const member of members ?? [])
-    written = written.replace(new RegExp(`("${member}":-?\\d+)(?=[,}])`), '$1.0');
+  for (const member of members)
+    written = written.replace(new RegExp(`("${member}":-?\\d+)(?=[,}])`, 'g'), '$1.0');
   return written;
 }
 

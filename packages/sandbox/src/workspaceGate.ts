@@ -7,6 +7,11 @@ export type WorkspaceFormOutcome =
   | { readonly ok: true; readonly workspaceId: string }
   | { readonly ok: false; readonly status: number; readonly detail: string };
 
+/** What Python's `str.isdigit()` passes, as far as the fault needs: decimal digits and superscripts. */
+const ISDIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u;
+/** A superscript digit, which `int()` refuses. */
+const SUPERSCRIPT_DIGIT = /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u;
+
 /** Validates `workspace_id` and decides whether a caller may enter a workspace. */
 export class WorkspaceGate {
   /** Every workspace of the sandbox's one organization. */
@@ -95,11 +100,7 @@ export class WorkspaceGate {
       case 'workspace-id-isdigit-then-int':
         // str.isdigit() passes superscript digits, which int() then refuses with a ValueError
         // that reaches the generic handler; every other value goes on as the correct gate reads it.
-        if (
-          value !== undefined &&
-          /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+$/u.test(value) &&
-          /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/u.test(value)
-        )
+        if (value !== undefined && ISDIGIT.test(value) && SUPERSCRIPT_DIGIT.test(value))
           return { ok: false, status: 500, detail: 'Internal Server Error' };
         return undefined;
       case 'workspace-id-bigint-throws': {

@@ -108,8 +108,7 @@ export async function runCheck(
       environment.recordCreated({
         rule: check.rule,
         kind: redactor.redact(kind),
-        // Redacted before it is cut, so no part of a token survives the cut.
-        id: shownId(id === undefined || id === null ? id : redactor.redact(String(id))),
+        id: shownId(id, (text) => redactor.redact(text)),
         cleanup: redactor.redact(cleanup),
       });
     },
@@ -252,9 +251,17 @@ export async function runCheck(
 /** The longest id the report shows whole; a target's 200,000-character id is cut. */
 const MAX_SHOWN_ID = 200;
 
-/** An id as the report shows it: the target may have answered none, or one of any length. */
-function shownId(id: unknown): string {
-  if (typeof id !== 'string' || id === '')
-    return `(no id: the target answered ${id === undefined ? 'none' : JSON.stringify(id)})`;
-  return id.length > MAX_SHOWN_ID ? `${id.slice(0, MAX_SHOWN_ID)}… (${id.length} characters)` : id;
+/**
+ * An id as the report shows it: the target may have answered none, or one of any type or length.
+ * Redacted before it is cut, so no part of a token survives the cut.
+ */
+function shownId(id: unknown, redact: (text: string) => string): string {
+  const text =
+    typeof id === 'string' && id !== ''
+      ? id
+      : `(no id: the target answered ${id === undefined ? 'none' : JSON.stringify(id)})`;
+  const shown = redact(text);
+  return shown.length > MAX_SHOWN_ID
+    ? `${shown.slice(0, MAX_SHOWN_ID)}… (${shown.length} characters)`
+    : shown;
 }
