@@ -348,7 +348,28 @@ describe.concurrent('chaos: hostile targets never get a green, a crash or a leak
       expect(stateOf(result, rule), rule).not.toBe('passed');
     expect(stateOf(result, 'RESP-3')).toBe('inconclusive');
     expect(stateOf(result, 'ENUM-1')).toBe('inconclusive');
+    expect(result.run.stdout).toMatch(
+      /Verdict: FAILED .*; the target answered 5xx to every one of its \d+ answers, in \d+ checks: it may be down/,
+    );
     expectCleanOutput(result, staticSecrets);
+  });
+
+  it('dying: a correct sandbox whose backend dies mid-run fails the rules after it, and the verdict says from which check on every answer was a 5xx', async () => {
+    const sandbox = await freshSandbox();
+    const target = await hostile('dying', { upstream: sandbox.url, healthyRequests: 150 });
+    const { text, env } = sandboxProfileText(sandbox.profile, target.baseUrl);
+    const result = await runAgainst(text, env, ['--depth', '2'], 60);
+    expect(result.run.code).toBe(1);
+    const said = result.run.stdout.match(
+      /Verdict: FAILED .*; the target answered 5xx to each of its last (\d+) answers, in \d+ checks from ([A-Z]+-\d+) ".*" on: it may have gone down during the run/,
+    );
+    expect(said, result.run.stdout.slice(-2000)).not.toBeNull();
+    // Every request after the 150th was answered 500, and none before; the streak counts the
+    // answers the run's transport logged: requests a check cancelled once it had its verdict are not among them.
+    expect(Number(said?.[1])).toBeLessThanOrEqual(target.requests.length - 150);
+    expect(Number(said?.[1])).toBeGreaterThan(target.requests.length - 160);
+    expect(result.report.rules.some((rule) => rule.state === 'passed')).toBe(true);
+    expectCleanOutput(result, sandbox.secrets);
   });
 
   it('huge bodies: 1 GB answers leave the checks that need the body inconclusive, naming the limit and the remedy, fail those whose status alone breaks a rule, never green; the run stays under 400 MB', async () => {

@@ -5,7 +5,7 @@ import { forwardTo } from './localServer.js';
  * How a hostile target misbehaves. Each mode is something a platform team's CI meets in real
  * environments: a wedged load balancer (hang), a crashing backend (reset), a congested link
  * (slow, drip), a misconfigured proxy (non-JSON, wrong content type, redirects), an overloaded
- * service (5xx, 429), a buggy or malicious one (huge bodies, echoing the credentials it was sent).
+ * service (5xx, 429), a backend that dies mid-run (dying), a buggy or malicious one (huge bodies, echoing the credentials it was sent).
  */
 export type HostileMode =
   | 'hang'
@@ -14,6 +14,7 @@ export type HostileMode =
   | 'drip'
   | 'non-json'
   | 'server-error'
+  | 'dying'
   | 'huge-body'
   | 'wrong-content-type'
   | 'redirect'
@@ -30,6 +31,8 @@ export interface HostileTargetOptions {
   readonly redirectTo?: string;
   /** Bytes of a `huge-body` answer. */
   readonly hugeBytes?: number;
+  /** Requests `dying` passes on to its upstream before it answers 500 to everything. */
+  readonly healthyRequests?: number;
 }
 
 export interface HostileTarget {
@@ -138,6 +141,11 @@ export async function startHostileTarget(
         return;
       case 'server-error':
         res.writeHead(500, JSON_TYPE).end('{"detail":"internal server error"}');
+        return;
+      case 'dying':
+        // A database that went away mid-run: fine for a while, then 500 for good.
+        if (counter <= (options.healthyRequests ?? 100)) forwardTo(upstream(), req, res);
+        else res.writeHead(500, JSON_TYPE).end('{"detail":"internal server error"}');
         return;
       case 'huge-body':
         hugeBody(res, options.hugeBytes ?? 1024 * 1024 * 1024);

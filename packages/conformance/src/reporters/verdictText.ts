@@ -1,5 +1,6 @@
 import { rules } from '../ruleCatalogue/index.js';
 import type { CheckState, RuleOutcome, RunOutcome } from '../run/outcome.js';
+import { serverErrorStreakSentence } from '../run/serverErrorStreak.js';
 import { gapText, partlyChecked } from '../run/verdict.js';
 
 /** The RESULT column: what each rule's state is called in the table and the Markdown summary. */
@@ -41,8 +42,15 @@ export function ruleDetail(rule: RuleOutcome): string {
   }
 }
 
-/** The closing verdict line, with what makes it so. */
+/** The closing verdict line, with what makes it so, and a target that went down mid-run. */
 export function verdictLine(outcome: RunOutcome): string {
+  const line = verdictOnly(outcome);
+  return outcome.serverErrorStreak
+    ? `${line}; ${serverErrorStreakSentence(outcome.serverErrorStreak)}`
+    : line;
+}
+
+function verdictOnly(outcome: RunOutcome): string {
   const { verdict, gate } = outcome;
   if (verdict === 'passed') {
     // SHOULD rules seen broken do not fail the run, but a pass names them.

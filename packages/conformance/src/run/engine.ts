@@ -29,6 +29,7 @@ import { preflight } from './preflight.js';
 import { type ReplayCase, readReplayFile } from './replayFile.js';
 import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
+import { serverErrorStreakTracker } from './serverErrorStreak.js';
 import { StopReason } from './stopReason.js';
 import { suiteBuild, suiteVersion } from './suiteVersion.js';
 import {
@@ -267,6 +268,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   const exchangeEvent = reporters.some((reporter) => reporter.observesExchanges)
     ? exchangeEvents(redactor)
     : undefined;
+  const streak = serverErrorStreakTracker();
   let prepared: PreparedRun | undefined;
   let started = false;
   try {
@@ -292,11 +294,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         notice: (line) => (options.progress ?? rawPrint)(redactor.redact(line)),
       },
       redactor,
-      exchangeEvent
-        ? (exchange) => {
-            if (current) emit(exchangeEvent(current, exchange));
-          }
-        : undefined,
+      (exchange) => {
+        streak.observe(current, exchange.response.status);
+        if (exchangeEvent && current) emit(exchangeEvent(current, exchange));
+      },
     );
     const { session, target, environment } = prepared;
     const recorded = settings.replay?.target;
@@ -409,6 +410,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       tests,
     );
     const strict = options.strict === true || target.profile.strict === true;
+    const serverErrorStreak = streak.ended();
     const gate = gateOf(strict, rules);
     const outcome: RunOutcome = {
       info: {
@@ -435,6 +437,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       runErrors: [],
       created: prepared.created,
       totals,
+      ...(serverErrorStreak ? { serverErrorStreak } : {}),
       coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
     };
     const replayed = settings.replay;

@@ -3,6 +3,7 @@ import type { FailureReport } from '../checks/failureReport.js';
 import type { RuleLevel } from '../ruleCatalogue/index.js';
 import type { RunCoverage } from '../specCoverage/coverageReport.js';
 import type { TargetProfile } from '../targetProfile/index.js';
+import type { ServerErrorStreak } from './serverErrorStreak.js';
 
 export type { CheckResult, CheckVerdict } from '../checks/check.js';
 
@@ -88,6 +89,8 @@ export interface RunOutcome {
   readonly runErrors: readonly string[];
   readonly created: readonly CreatedRecord[];
   readonly totals: Totals;
+  /** The run ended on a long run of 5xx answers over several checks: the target may have gone down. */
+  readonly serverErrorStreak?: ServerErrorStreak;
   /** Per operation: documented responses observed, request fields and enum values sent. */
   readonly coverage: RunCoverage;
 }
