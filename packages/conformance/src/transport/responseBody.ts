@@ -70,21 +70,36 @@ export function readCapped(
       giveBack();
       resolve(Buffer.concat(chunks));
     });
-    body.on('error', (error) => {
+    // The status line and headers came; the body did not: said as such, with how much of it came.
+    body.on('error', (error: NodeJS.ErrnoException) => {
       giveBack();
-      reject(error);
+      reject(error.code === 'ECONNRESET' || error.message === 'aborted' ? cutShort(body, total) : error);
     });
-    // Closed before its end without an error (the connection went away mid-body): no answer.
     body.on('close', () => {
       giveBack();
-      if (!body.complete)
-        reject(
-          Object.assign(new Error('the connection closed before the answer was complete'), {
-            code: 'ECONNRESET',
-          }),
-        );
+      if (!body.complete) reject(cutShort(body, total));
     });
   });
+}
+
+/** The code of a body the connection dropped before its end (see describeTransportFailure). */
+export const BODY_CUT_SHORT = 'EBODYCUTSHORT';
+
+/** A body that stopped after `received` bytes, against what its framing announced. */
+function cutShort(body: IncomingMessage, received: number): Error {
+  const announced = body.headers['content-length'];
+  const framing =
+    announced !== undefined
+      ? ` of the ${announced} its Content-Length announced`
+      : /chunked/i.test(body.headers['transfer-encoding'] ?? '')
+        ? ', before the last chunk of its chunked body'
+        : '';
+  return Object.assign(
+    new Error(
+      `the status line and headers came (${body.statusCode}), then the connection closed after ${received} byte${received === 1 ? '' : 's'} of the body${framing}`,
+    ),
+    { code: BODY_CUT_SHORT },
+  );
 }
 
 /** Fields RFC 9110 allows once: sent twice, a client may read either value. */

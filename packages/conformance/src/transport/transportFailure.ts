@@ -1,3 +1,4 @@
+import { BODY_CUT_SHORT } from './responseBody.js';
 import { ProxyTunnelRefused } from './wireClient.js';
 
 /** Certificate problems Node reports by code: a private CA or a self-signed certificate, mostly. */
@@ -56,6 +57,7 @@ export function describeTransportFailure(
     return said(
       `the proxy ${proxy.origin} that ${proxy.variable} names could not be reached (${code}); check that variable, or set NO_PROXY for ${route.host} if the target needs no proxy`,
     );
+  if (code === BODY_CUT_SHORT) return said(`answer cut short: ${err.message ?? ''}${viaProxy}`);
   if (code === 'ECONNRESET' || code === 'EPIPE') return said(`connection reset by the server${viaProxy}`);
   if (code === 'ECONNREFUSED')
     return said(
