@@ -1,4 +1,8 @@
-import type { CheckRef } from './events.js';
+/** A check as the streak names it (the engine's CheckRef; not imported: events.ts reads the outcome). */
+interface CheckRef {
+  readonly rule: string;
+  readonly title: string;
+}
 
 /**
  * The target answered 5xx to everything from some check on, to the end of the run: it may have
