@@ -313,6 +313,13 @@ export const faultCatalogue = [
       'The gateway skips its own billing decision when the create body carries "allowed": true (the preflight answer a client passed along), so a denied workspace creates by saying it may.',
   },
   {
+    id: 'gateway-trusts-claimed-billing-state',
+    mechanism: 'mass-assignment',
+    rule: 'BILL-6',
+    description:
+      'The create model keeps a `billing_decision` the web console fills in, and the gateway skips its own billing call when the body carries one that allows: a denied workspace creates by sending `"billing_decision": {"allowed": true}`.',
+  },
+  {
     id: 'preflight-allowed-as-string',
     mechanism: 'wrong-serialisation',
     rule: 'BILL-7',

@@ -445,6 +445,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',
     faulty: status(202),
   },
+  'gateway-trusts-claimed-billing-state': {
+    observe: (h) =>
+      createVm(h, {
+        workspace: h.profile.workspaces.billingDenied ?? null,
+        json: { ...createBody, billing_decision: { allowed: true } },
+      }),
+    correct: (a) => !status(202)(a) && typeof jsonObject(a).detail === 'string',
+    faulty: status(202),
+  },
   'preflight-allowed-as-string': {
     observe: (h) => h.call('POST', paths.eligibility, { json: { sku_code: h.profile.billing.skuCode } }),
     correct: (a) => jsonObject(a).allowed === true,

@@ -17,6 +17,21 @@ import { acceptedCreate, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 const checks: Check[] = [];
 
 /**
+ * What a naive gateway might take from a create body instead of deciding itself: the decision a
+ * console passed along, or the "wallet balances, credit limits or other billing state" the
+ * document says callers do not send. The names are guesses (none is shown); a correct gateway
+ * refuses the denied create whatever the body says, so no name can fail a correct one.
+ */
+const CLAIMED_BILLING_STATE = {
+  billing_decision: { allowed: true },
+  billing: { allowed: true },
+  eligibility: { allowed: true },
+  billing_allowed: true,
+  wallet_balance: 1_000_000,
+  credit_limit: 1_000_000,
+} as const;
+
+/**
  * A target that refuses every create would pass a refusal check: a refusal in the denied
  * workspace is billing's only if the same create is accepted where the decision allows it (the
  * run's one create, in the primary workspace). Undefined when it was.
@@ -142,7 +157,9 @@ checks.push(
       // The gateway's decision is its own. A client's create is refused in each plan the run uses
       // (a gateway that lets through what its billing client cannot price, an unknown SKU answered
       // as an error, not a denial, is found by varying it); so is a create carrying the decision a
-      // client was given (what a naive gateway reads from the body), and one repeating the
+      // client was given (what a naive gateway reads from the body), one carrying the billing state
+      // the document says callers do not send, under the names a create model would give it, and
+      // one repeating the
       // X-Idempotency-Key of a create accepted in the primary workspace (a gateway that remembers
       // forwarded keys without their workspace takes it for a retry).
       const ways: { readonly body: string; readonly planBody?: Record<string, unknown> }[] = [
@@ -151,6 +168,10 @@ checks.push(
           planBody,
         })),
         { body: 'carrying "allowed": true', planBody: { ...cloudVmBody(session.profile), allowed: true } },
+        {
+          body: 'carrying billing state a client may hold (billing_decision, billing, eligibility, wallet_balance, credit_limit)',
+          planBody: { ...cloudVmBody(session.profile), ...CLAIMED_BILLING_STATE },
+        },
         { body: 'repeating the X-Idempotency-Key and body of the create accepted in the primary workspace' },
       ];
       const cases = identities.flatMap((identity) => ways.map((way) => ({ identity, ...way })));

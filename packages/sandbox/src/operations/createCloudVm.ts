@@ -40,6 +40,11 @@ function decided(
   const passedAlong =
     (behaviour.fault === 'gateway-trusts-body-decision' &&
       (request.body as { allowed?: unknown } | undefined)?.allowed === true) ||
+    // The gateway-trusts-claimed-billing-state fault: the create model keeps the decision the web
+    // console fills in, and the gateway skips its own call when it is there.
+    (behaviour.fault === 'gateway-trusts-claimed-billing-state' &&
+      (request.body as { billing_decision?: { allowed?: unknown } } | undefined)?.billing_decision
+        ?.allowed === true) ||
     // The gateway-unpriced-plan-passes fault: billing answers an error for a plan missing from
     // its price list, and the gateway refuses only on `allowed: false`.
     (behaviour.fault === 'gateway-unpriced-plan-passes' &&
