@@ -47,9 +47,12 @@ const TOKEN_PREFIX = /^svc_(?:prod|dev)_key_/;
 
 /**
  * A piece of two or fewer distinct characters (`00000000`, `xxxxxxxx`) tells nothing of a token
- * and is common filler: masking it would hide ordinary text and make every run of it a match.
+ * and is common filler: masking it would hide ordinary text and make every run of it a match. A
+ * piece of digits only is ordinary text too: a duration, a timestamp or an id written in a report
+ * holds it by chance (a hex tail often has eight digits in a row), and masking it inside a JSON
+ * number made the HAR invalid JSON. The token itself, in every form, is masked whatever it holds.
  */
-const identifying = (piece: string): boolean => new Set(piece).size > 2;
+const identifying = (piece: string): boolean => new Set(piece).size > 2 && /\D/.test(piece);
 
 /** The first two characters of a piece, as one number: most positions of a text are ruled out by it alone. */
 const pairAt = (text: string, i: number): number => text.charCodeAt(i) * 65_536 + text.charCodeAt(i + 1);
