@@ -48,6 +48,11 @@ export interface LaxFrameworkChoices {
    * to 1-65535 (`Field(ge=1, le=65535)`) and 422 for every body refused, as FastAPI answers.
    */
   readonly invalidBody?: '400' | 'fastapi';
+  /**
+   * `valid`: an update naming no field changes nothing and answers the rule. `refused`: it is
+   * refused with 400 ("nothing to update"), which the document leaves open.
+   */
+  readonly emptyUpdate?: 'valid' | 'refused';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -246,6 +251,8 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       }
       if (!body || typeof body !== 'object' || Array.isArray(body))
         return json(res, 400, { detail: 'not an object' });
+      if (choices.emptyUpdate === 'refused' && Object.keys(body).length === 0)
+        return json(res, 400, { detail: 'nothing to update: name at least one field' });
       const validated = converted(body as Record<string, unknown>, choices.body);
       const fastapi = choices.invalidBody === 'fastapi';
       const problem = invalidField(validated, fastapi);

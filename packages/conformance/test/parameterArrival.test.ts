@@ -208,6 +208,13 @@ describe('PARAM-1 against an independent server built on web-framework parsing c
     }
   });
 
+  it('fails no rule of one that refuses an update naming no field with 400 (A-NAT-UPDATE-EMPTY-BODY): what was built on the empty update is no evidence', async () => {
+    for (const rule of ['WS-3', 'ERR-2', 'PATCH-1', 'SCOPE-2']) {
+      const verdict = await verdictOf({ ...STRICT_CHOICES, emptyUpdate: 'refused' }, rule);
+      expect(verdict.state, `${rule}: ${verdict.messages}`).not.toBe('failed');
+    }
+  });
+
   it('passes one whose restore reads come from a cache keyed by the URL as sent, while the restore moves on: the same record in another state is no misread', async () => {
     const verdict = await verdictOf({ ...STRICT_CHOICES, restoreReads: 'url-cached' });
     expect(verdict.messages).toBe('');

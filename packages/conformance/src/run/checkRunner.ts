@@ -1,5 +1,7 @@
 import type { Check, CheckContext, CheckGap, CheckResult, CheckVerdict } from '../checks/check.js';
+import { emptyUpdateNotValidHere } from '../checks/emptyNatUpdate.js';
 import { describeExchange, type FailureReport, formatFailure } from '../checks/failureReport.js';
+import { RuleViolation } from '../checks/ruleViolation.js';
 import type { SchemaAudit, SchemaAuditFindings } from '../checks/schemaAudit.js';
 import { SCHEMA_AUDIT_CHECK } from '../checks/schemaAudit.js';
 import { skipBeforeRun } from '../checks/skipBeforeRun.js';
@@ -183,6 +185,14 @@ export async function runCheck(
     };
   };
 
+  // A violation outside a property, seen on an empty NAT rule update the target refuses as invalid
+  // (a check's first read of the rule): no evidence, as it is inside a property.
+  const emptyUpdateVerdict = async (error: unknown): Promise<CheckVerdict | undefined> => {
+    const why =
+      error instanceof RuleViolation ? await emptyUpdateNotValidHere(session, error.exchange) : undefined;
+    return why ? { state: 'inconclusive', reason: redactor.redact(`no evidence: ${why}`) } : undefined;
+  };
+
   let verdict: CheckVerdict | undefined = skipBeforeRun(check.rule, session);
   if (!verdict) {
     const body = check.run(t).then(
@@ -202,7 +212,7 @@ export async function runCheck(
     });
     const ended = await Promise.race([body, leftBehind]);
     if (ended === 'abandoned') verdict = { state: 'incomplete', reason: stopMessage(signal) };
-    else if (ended) verdict = verdictOfError(ended.error);
+    else if (ended) verdict = (await emptyUpdateVerdict(ended.error)) ?? verdictOfError(ended.error);
     else if (propertiesRun === 0) verdict = { state: 'inconclusive', reason: 'the check ran no case' };
     else if (withoutEvidence.length > 0)
       verdict = {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { CaseVerdict } from '../checks/caseVerdict.js';
 import type { PropertyOptions } from '../checks/check.js';
+import { emptyUpdateNotValidHere } from '../checks/emptyNatUpdate.js';
 import { describeExchange, type FailureReport } from '../checks/failureReport.js';
 import { RuleViolation } from '../checks/ruleViolation.js';
 import type { SecretRedactor } from '../secrets/secretRedactor.js';
@@ -151,6 +152,14 @@ export async function runProperty<T>(
         transportFailure = error;
         // Concurrent siblings would only wait out their own timeouts: the check is incomplete.
         http.cancelInFlight();
+      }
+      // A request built on an update the target refuses as invalid was never an otherwise valid one.
+      if (error instanceof RuleViolation) {
+        const why = await emptyUpdateNotValidHere(session, error.exchange);
+        if (why) {
+          notApplicableWhys.push(why);
+          return;
+        }
       }
       // Not a failure to fast-check, so shrinking follows the target's violations, never a crash.
       if (isSuiteError(error)) {
