@@ -53,6 +53,11 @@ export interface LaxFrameworkChoices {
    * refused with 400 ("nothing to update"), which the document leaves open.
    */
   readonly emptyUpdate?: 'valid' | 'refused';
+  /**
+   * A second restore, still running (`LAX_RUNNING_RESTORE`): its unset `completed_at` written as
+   * `null-dates` null, or as `empty-string-dates` "" (an ORM's empty string for a NULL column).
+   */
+  readonly runningRestore?: 'null-dates' | 'empty-string-dates';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -64,6 +69,7 @@ export const LAX_CHOICES: LaxFrameworkChoices = { workspaceId: 'python-int', bod
 
 export const LAX_RULE = { vpcId: 'vpc-7', natGatewayId: 'ngw-7', ruleId: 'rule-7' } as const;
 export const LAX_RESTORE = 'restore-7';
+export const LAX_RUNNING_RESTORE = 'restore-8';
 export const LAX_TOKEN = 'svc_dev_key_lax_framework_full_access';
 
 const BUCKETS: Readonly<Record<string, unknown[]>> = {
@@ -232,6 +238,13 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       return json(res, 200, { allowed: true });
     }
     if (req.method === 'GET' && restoreId !== undefined) {
+      if (restoreId === LAX_RUNNING_RESTORE && choices.runningRestore && workspace === '1042')
+        return json(res, 200, {
+          ...restore,
+          restore_id: LAX_RUNNING_RESTORE,
+          status: 'running',
+          completed_at: choices.runningRestore === 'null-dates' ? null : '',
+        });
       if (restoreId !== LAX_RESTORE || workspace !== '1042')
         return json(res, 404, { detail: 'no such restore' });
       if (choices.recordIds === 'row-ids') return json(res, 200, { ...restore, restore_id: '7' });
