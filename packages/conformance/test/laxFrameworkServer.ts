@@ -58,6 +58,11 @@ export interface LaxFrameworkChoices {
    * `null-dates` null, or as `empty-string-dates` "" (an ORM's empty string for a NULL column).
    */
   readonly runningRestore?: 'null-dates' | 'empty-string-dates';
+  /**
+   * A third restore whose id is digits (`LAX_NUMERIC_RESTORE`), looked up `exact`ly as text, or
+   * through an `integer-column` (the id cast to a number, so `0700001` and `+700001` find it).
+   */
+  readonly numericRestore?: 'exact' | 'integer-column';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -70,6 +75,7 @@ export const LAX_CHOICES: LaxFrameworkChoices = { workspaceId: 'python-int', bod
 export const LAX_RULE = { vpcId: 'vpc-7', natGatewayId: 'ngw-7', ruleId: 'rule-7' } as const;
 export const LAX_RESTORE = 'restore-7';
 export const LAX_RUNNING_RESTORE = 'restore-8';
+export const LAX_NUMERIC_RESTORE = '700001';
 export const LAX_TOKEN = 'svc_dev_key_lax_framework_full_access';
 
 const BUCKETS: Readonly<Record<string, unknown[]>> = {
@@ -238,6 +244,12 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       return json(res, 200, { allowed: true });
     }
     if (req.method === 'GET' && restoreId !== undefined) {
+      const numericMatch =
+        choices.numericRestore === 'integer-column'
+          ? /^\s*[+-]?\d+(\.0*)?\s*$/.test(restoreId) && Number(restoreId) === Number(LAX_NUMERIC_RESTORE)
+          : restoreId === LAX_NUMERIC_RESTORE;
+      if (choices.numericRestore && numericMatch && workspace === '1042')
+        return json(res, 200, { ...restore, restore_id: LAX_NUMERIC_RESTORE });
       if (restoreId === LAX_RUNNING_RESTORE && choices.runningRestore && workspace === '1042')
         return json(res, 200, {
           ...restore,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  LAX_NUMERIC_RESTORE,
   LAX_RESTORE,
   LAX_RUNNING_RESTORE,
   runOnLaxServer,
@@ -38,6 +39,38 @@ describe('the restores a profile lists are each read', () => {
 
   it('passes the same restore writing null there', async () => {
     const { state, messages } = await respOneWith('null-dates');
+    expect(messages).toBe('');
+    expect(state).toBe('passed');
+  });
+});
+
+describe('a path id made of digits is an opaque string (PARAM-1)', () => {
+  async function paramOneWith(numericRestore: 'exact' | 'integer-column') {
+    const server = await startLaxFrameworkServer({ ...STRICT_CHOICES, numericRestore });
+    try {
+      const outcome = await runOnLaxServer(server.origin, {
+        rules: 'PARAM-1',
+        depth: 3,
+        seed: 5,
+        resources: { restoreIds: [LAX_NUMERIC_RESTORE] },
+      });
+      return {
+        state: outcome.rules.find((rule) => rule.id === 'PARAM-1')?.state,
+        messages: outcome.tests.flatMap((test) => test.errors).join('\n'),
+      };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('fails a lookup through an integer column, which serves 0700001 as restore 700001', async () => {
+    const { state, messages } = await paramOneWith('integer-column');
+    expect(state).toBe('failed');
+    expect(messages).toMatch(/a leading zero|a plus sign|written with a fraction/);
+  });
+
+  it('passes an exact lookup of the text', async () => {
+    const { state, messages } = await paramOneWith('exact');
     expect(messages).toBe('');
     expect(state).toBe('passed');
   });

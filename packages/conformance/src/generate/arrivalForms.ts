@@ -148,6 +148,24 @@ function numericTextForms(value: string): ParameterForm[] {
 }
 
 /**
+ * "`string` identifiers are opaque": a path id made of digits, spelled as another way of writing
+ * its number, is another identifier, which a lookup through an integer column (an ORM casting the
+ * id, `WHERE id = CAST(? AS INTEGER)`) finds anyway.
+ */
+function otherNumberSpellings(value: string): ParameterForm[] {
+  const other = (kind: string, text: string): ParameterForm => ({
+    kind: `${kind} (another identifier, which an integer lookup reads as this one)`,
+    reading: 'other',
+    encoded: encodeURIComponent(text),
+  });
+  return [
+    other('a leading zero', `0${value}`),
+    other('a plus sign', `+${value}`),
+    other('written with a fraction', `${value}.0`),
+  ];
+}
+
+/**
  * The forms a parameter's value may arrive in, derived from its schema: forms of any text,
  * forms of a number when only digits match the pattern, another letter case of text that has any,
  * and (for a query parameter) the same value given twice.
@@ -158,6 +176,7 @@ export function parameterForms(
 ): ParameterForm[] {
   const forms = textForms(value);
   if (isNumericText(parameter.schema, value)) forms.push(...numericTextForms(value));
+  else if (parameter.in === 'path' && /^[0-9]+$/.test(value)) forms.push(...otherNumberSpellings(value));
   // "`string` identifiers are opaque": in another letter case a value is another identifier, which
   // a lookup through a case-insensitive collation (MySQL's *_ci) finds anyway.
   const swapped = swapCase(value);
