@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,10 +28,17 @@ function busiestWindow(timestamps: readonly number[], windowMs = 1000): number {
  * A target that answers `429` with `retryAfter` to the first `limited` requests (all of them
  * when `limited` is Infinity) and otherwise passes the request on to `upstream`, or answers 200.
  */
-async function rateLimitingTarget(options: { limited: number; retryAfter: string; upstream?: string }) {
+async function rateLimitingTarget(options: {
+  limited: number;
+  retryAfter: string;
+  upstream?: string;
+  /** Requests answered before the first 429 (default none). */
+  from?: number;
+}) {
   const arrivals: { at: number; status: number }[] = [];
   const server = await listenLocally((req, res) => {
-    const limited = arrivals.length < options.limited;
+    const from = options.from ?? 0;
+    const limited = arrivals.length >= from && arrivals.length < from + options.limited;
     arrivals.push({ at: Date.now(), status: limited ? 429 : 200 });
     if (limited) {
       res
@@ -335,6 +342,37 @@ describe('a run against a rate-limited target', () => {
       expect((times[2] as number) - (times[1] as number)).toBeGreaterThanOrEqual(1000);
       expect(times.length).toBeGreaterThan(40);
       expect(busiestWindow(times)).toBeLessThanOrEqual(40);
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  it('keeps the 429s it waited out in the evidence (HAR), beside the answers the checks read', async () => {
+    const target = await rateLimitingTarget({
+      limited: 2,
+      retryAfter: '1',
+      upstream: sandbox.baseUrl,
+      from: 10,
+    });
+    const outDir = mkdtempSync(join(tmpdir(), 'conformance-rate-limited-har-'));
+    try {
+      const result = await runConformance({
+        profile: { ...sandboxProfile, baseUrl: target.baseUrl },
+        rules: 'WS-2',
+        depth: 3,
+        seed: 23,
+        deadlineMs: 60_000,
+        reporters: ['har'],
+        outDir,
+        print: () => undefined,
+      });
+      expect(result.exitCode).toBe(0);
+      expect(target.arrivals.filter((a) => a.status === 429)).toHaveLength(2);
+      const har = JSON.parse(readFileSync(join(outDir, 'conformance.har'), 'utf8')) as {
+        log: { entries: { response: { status: number } }[] };
+      };
+      const statuses = har.log.entries.map((entry) => entry.response.status);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(2);
     } finally {
       await target.server.close();
     }

@@ -112,6 +112,8 @@ export async function prepareRun(
             onExchange(exchange);
           }
         : routed,
+      // Shown to the reporters only: a 429 waited out is no answer any audit or check reads.
+      ...(onExchange ? { onRetriedRefusal: onExchange } : {}),
       baseUrl: profile.baseUrl,
       requestTimeoutMs: profile.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       deadlineAt: settings.deadlineAt,

@@ -22,6 +22,11 @@ export interface TargetHttpOptions {
   readonly maxInFlight?: number;
   /** Told of every exchange with the target (the coverage report reads them). */
   readonly onExchange?: (exchange: Exchange) => void;
+  /**
+   * Told of each 429 answer the transport waited out and retried, or gave up on: evidence of what
+   * the target answered (the HAR, the NDJSON log), though no check reads it.
+   */
+  readonly onRetriedRefusal?: (exchange: Exchange) => void;
   /** Sends through this agent (a proxy's) instead of direct kept-alive connections. */
   readonly agent?: Agent;
   /** A new agent (a proxy's) for a send that asks for a connection of its own. */
@@ -162,6 +167,8 @@ interface Outgoing {
   readonly target: WireTarget;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
+  /** Told of each 429 answer to this request that the transport waits out (or gives up on). */
+  readonly refused?: (response: ApiResponse) => void;
 }
 
 /**
@@ -405,6 +412,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const { method, href } = request;
     let response = refused;
     for (let retries = 0; response.status === 429; retries++) {
+      request.refused?.(response);
       // The target is at its limit: from now on the run sends one request at a time.
       slots.lowerTo(1);
       const header = response.headers['retry-after'];
@@ -476,7 +484,15 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     const out = request.rawPath
       ? { ...resolved, href: `${base.origin}${raw}`, target: { ...resolved.target, path: raw } }
       : resolved;
-    const response = await deliver(out, scope, stopped, sendOptions);
+    const response = await deliver(
+      {
+        ...out,
+        refused: (refusal) => options.onRetriedRefusal?.({ request, url: out.href, response: refusal }),
+      },
+      scope,
+      stopped,
+      sendOptions,
+    );
     const exchange = { request, url: out.href, response };
     // An unread body is shown to no recorder (coverage, the schema audit, HAR): only its status is known.
     if (!response.bodyTooLarge) remember(exchange);
@@ -497,7 +513,14 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       headers,
       ...(body ? { body } : {}),
     };
-    const response = await deliver(outgoing(url, input.method, headers, request.body), scope, stopped);
+    const response = await deliver(
+      {
+        ...outgoing(url, input.method, headers, request.body),
+        refused: (refusal) => options.onRetriedRefusal?.({ request, url: url.href, response: refusal }),
+      },
+      scope,
+      stopped,
+    );
     // The client needs the body: an unread one fails the call as it always did.
     if (response.bodyTooLarge) void response.bodyText;
     remember({ request, url: url.href, response });
