@@ -42,7 +42,7 @@ function consumedCases(session: Session): ConsumedCase[] {
         const bothAccepted = exchange.response.status === 202 && together.response.status === 202;
         if (!bothAccepted || !one || !two || one.operationId === two.operationId) return;
         throw new RuleViolation(
-          `two deletes of one GPU VM sent at the same moment, each with its own X-Idempotency-Key, were both accepted, as ${describeAcceptance(one)} and ${describeAcceptance(two)}: the VM's state was checked before either set it, so it is being deleted twice (one should be refused with 409)`,
+          `two deletes of one GPU VM sent at the same moment, each with its own X-Idempotency-Key, were both accepted, as ${describeAcceptance(one)} and ${describeAcceptance(two)}: the VM is being deleted twice (one should be refused with 409, or answered with the other's operation). Either its state was read before either delete set it, or any delete of a VM already being deleted is accepted; this check's next case, a delete sent afterwards, tells which`,
           together,
         );
       },
