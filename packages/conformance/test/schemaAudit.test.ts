@@ -201,4 +201,27 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     expect(failed.errors.join('\n')).toContain('enableGpuVmBackups answered 200');
     expect(failed.errors).toEqual([formatFailure(violation)]);
   });
+
+  it('prints one violation per operation, status and problem, saying how many answers showed it; the report keeps every one', () => {
+    const seen = (check: string, problem = 'error object without detail') => ({
+      rule: 'RESP-1',
+      test: 'every answer of the run',
+      seed: 1,
+      path: undefined,
+      counterexample: undefined,
+      message: `checkResourceEligibility answered 401: ${problem} (seen during "${check}"; reproduce with --rules X --seed 1)`,
+    });
+    const failed = schemaAuditVerdict([
+      { validatedSuccesses: 1, violations: [seen('A-1 one'), seen('A-1 one')] },
+      { validatedSuccesses: 1, violations: [seen('B-2 two'), seen('B-2 two', 'body is not JSON')] },
+    ]);
+    if (failed.state !== 'failed') throw new Error(failed.state);
+    expect(failed.failures).toHaveLength(4);
+    expect(failed.errors).toHaveLength(2);
+    expect(failed.errors[0]).toMatch(
+      /error object without detail \(seen during "A-1 one".*\); 2 more answers showed the same, in 2 checks in all/,
+    );
+    expect(failed.errors[1]).toMatch(/body is not JSON/);
+    expect(failed.errors[1]).not.toMatch(/more answer/);
+  });
 });
