@@ -953,6 +953,13 @@ export const faultCatalogue = [
       "The rule's name and note are kept in utf8mb3 columns (MySQL, strict mode off), which cut a value at its first character beyond three bytes: a name with an emoji is answered and stored short.",
   },
   {
+    id: 'nat-rule-note-numeric-affinity',
+    mechanism: 'type-coercion',
+    rule: 'PATCH-1',
+    description:
+      'The note column has NUMERIC affinity (SQLite, a column declared NUMERIC by an ORM mapping): a note that reads as a number is stored and answered as that number, "0042" as 42.',
+  },
+  {
     id: 'nat-rule-text-trimmed',
     mechanism: 'framework-default',
     rule: 'PATCH-1',

@@ -1168,6 +1168,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as unknown[])[0] === 400 && typeof (o as unknown[])[1] === 'string',
     faulty: (o) => JSON.stringify(o) === '[200,null]',
   },
+  'nat-rule-note-numeric-affinity': {
+    observe: async (h) => jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: '0042' } })).note,
+    correct: (o) => o === '0042',
+    faulty: (o) => o === 42,
+  },
   'nat-rule-text-trimmed': {
     observe: async (h) =>
       jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: ' edge  ' } })).note,

@@ -42,11 +42,14 @@ export function natRuleUpdate(internalIp: unknown) {
 
 /**
  * Text where storage bends it: padded with spaces (a trimming binder), longer than a narrow
- * column (a VARCHAR(32) that truncates), or holding control characters (a NUL that a database
- * refuses mid-statement). Which lengths and characters a field allows is not shown.
+ * column (a VARCHAR(32) that truncates), holding control characters (a NUL that a database
+ * refuses mid-statement), or reading as a number (a column of numeric affinity). Which lengths and characters a field allows is not shown.
  */
 const paddedText = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).map((text) => ` ${text}  `);
 const longText = fc.stringMatching(/^[a-z][a-z0-9-]{40,90}$/);
+// Text that reads as a number: a column of numeric affinity (SQLite NUMERIC, a loosely typed
+// store) keeps "0042" as 42 and "12.50" as 12.5.
+const numberLikeText = fc.constantFrom('0042', '12.50', '1e3', '+7', '007.0', '1_000');
 const controlText = fc
   .tuple(fc.stringMatching(/^[a-z]{0,6}$/), fc.constantFrom('\u0000', '\u0007', '\u001b'))
   .map(([text, control]) => `${text}${control}${text}`);
@@ -69,7 +72,7 @@ export function natRulePatch(internalIp: unknown) {
         { arbitrary: portBeyondSixteenBits, weight: 1 },
       ),
       name: fc.oneof(natRuleFieldValues.name, paddedText, longText),
-      note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText),
+      note: fc.oneof(natRuleFieldValues.note, paddedText, longText, controlText, numberLikeText),
     },
     { requiredKeys: [] },
   );
@@ -81,12 +84,13 @@ export function natRulePatch(internalIp: unknown) {
  */
 const portBeyondSixteenBits = fc.integer({ min: 65_536, max: 99_999 });
 
-/** The same awkward values in every run, whatever the depth: padded, long or NUL-holding text, a port past 16 bits. */
+/** The same awkward values in every run, whatever the depth: padded, long, NUL-holding or number-like text, a port past 16 bits. */
 export const awkwardValueUpdates = [
   { external_port: 70_000 },
   { note: '  spaced note ' },
   { name: `edge-${'0123456789'.repeat(4)}` },
   { note: 'nul\u0000inside' },
+  { note: '0042' },
 ];
 
 /** Why a refusal (400 or 422) of an update says nothing: text whose allowed length or characters are not shown. */

@@ -176,6 +176,11 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
       const value = stored[text];
       if (typeof value === 'string') stored[text] = value.trim();
     }
+  // A note column of NUMERIC affinity (SQLite) keeps text that reads as a number as that number.
+  if (fault === 'nat-rule-note-numeric-affinity' && typeof stored.note === 'string') {
+    const trimmed = stored.note.trim();
+    if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) stored.note = Number(trimmed);
+  }
   // An unsigned 16-bit port column with strict mode off stores a larger port as 65535.
   if (fault === 'nat-rule-port-clamped-to-16-bits')
     for (const port of ['external_port', 'internal_port'] as const) {
