@@ -576,7 +576,7 @@ checks.push(
           }
           if (ofPrimary.size > 1 || ofSecondary.size > 1)
             return notApplicable(
-              'a bucket list changed between reads (buckets created or deleted meanwhile)',
+              `a bucket list was answered differently between reads (${ofPrimary.size} distinct answers for workspace ${primary}, ${ofSecondary.size} for ${secondary}: buckets created or deleted meanwhile, or a field that changes on every read, such as a timestamp), so the reads cannot be matched to a workspace`,
             );
           return observed;
         },
