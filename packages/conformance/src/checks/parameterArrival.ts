@@ -308,7 +308,12 @@ checks.push(
             ...bodyForms(field, changedValue(field, original[name])),
             // No field of the update is nullable: a null is refused, or leaves the field as it was
             // (read as "not sent"); a null stored, or a value made of it, is neither.
-            { kind: 'null, which no field of the update may hold', sent: null, means: original[name] },
+            {
+              kind: 'null, which no field of the update may hold',
+              sent: null,
+              means: original[name],
+              accepted: `left as it was (${JSON.stringify(original[name])}), as if not sent`,
+            },
           ].map((form) => ({ field: name, form }));
         });
       if (cases.length === 0) return t.skip('the NAT rule update has no typed field to send in another form');
@@ -342,7 +347,7 @@ checks.push(
               const written = integerWrittenWithFraction(exchange.response.bodyText, field)?.text;
               if (JSON.stringify(record[field]) !== JSON.stringify(form.means) || written !== undefined)
                 throw new RuleViolation(
-                  `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${written ?? JSON.stringify(record[field])}; accepted, it must be stored as ${JSON.stringify(form.means)}, typed as the document types it`,
+                  `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${written ?? JSON.stringify(record[field])}; accepted, it must be ${form.accepted ?? `stored as ${JSON.stringify(form.means)}, typed as the document types it`}`,
                   exchange,
                 );
               const after = await readNatRule(session);

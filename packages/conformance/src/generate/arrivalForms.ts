@@ -25,6 +25,8 @@ export interface BodyForm {
   /** The value's JSON text where it is not `JSON.stringify(sent)`: `8082.0` is 8082 to JavaScript. */
   readonly json?: string;
   readonly means: unknown;
+  /** What a target that accepts it must do, where that is not storing `means` as sent ("left as it was"). */
+  readonly accepted?: string;
 }
 
 /** Zero of some Unicode decimal-digit scripts that parsers (Python's `int`, Java's `Character.digit`) read as digits. */
