@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -35,9 +36,11 @@ export interface LaxFrameworkChoices {
   readonly recordIds?: 'public-ids' | 'row-ids';
   /**
    * `own`: each workspace's buckets. `cached-per-route`: a read-through cache keyed by the route
-   * alone answers every workspace with the first list it read.
+   * alone answers every workspace with the first list it read. `signed-urls`: each workspace's
+   * buckets, each with a URL signed anew on every read (as S3-compatible stores answer);
+   * `signed-urls-cached-per-route`: those, behind the cache keyed by the route alone, re-signed.
    */
-  readonly bucketList?: 'own' | 'cached-per-route';
+  readonly bucketList?: 'own' | 'cached-per-route' | 'signed-urls' | 'signed-urls-cached-per-route';
   /**
    * `fresh`: the restore as stored. `url-cached`: a response cache keyed by the URL as sent, in
    * front of a restore that moves on (queued, running, succeeded) each time the store is read.
@@ -236,6 +239,19 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
       if (choices.bucketList === 'cached-per-route') {
         cachedList ??= BUCKETS[workspace];
         return json(res, 200, cachedList);
+      }
+      if (choices.bucketList === 'signed-urls' || choices.bucketList === 'signed-urls-cached-per-route') {
+        const listed =
+          choices.bucketList === 'signed-urls' ? BUCKETS[workspace] : (cachedList ??= BUCKETS[workspace]);
+        const signature = randomUUID();
+        return json(
+          res,
+          200,
+          (listed ?? []).map((bucket, i) => ({
+            ...(bucket as object),
+            url: `https://s3.example/${i}?sig=${signature}`,
+          })),
+        );
       }
       return json(res, 200, BUCKETS[workspace]);
     }

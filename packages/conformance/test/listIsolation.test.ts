@@ -46,6 +46,18 @@ describe('ISO-1 bucket lists against an independent server whose items name no w
     );
   });
 
+  it('passes a server whose items carry a URL signed anew on every read: the members that move on their own are left out', async () => {
+    const verdict = await listCheck({ ...STRICT_CHOICES, bucketList: 'signed-urls' }, true);
+    expect(verdict.text).toBe('');
+    expect(verdict.state).toBe('passed');
+  });
+
+  it('still fails the route-keyed cache when it re-signs the URLs it serves', async () => {
+    const verdict = await listCheck({ ...STRICT_CHOICES, bucketList: 'signed-urls-cached-per-route' }, true);
+    expect(verdict.state).toBe('failed');
+    expect(verdict.text).toMatch(/workspace 1043 was answered the bucket list of workspace 1042 but for url/);
+  });
+
   it('skips, never passes, when every read answered one list and the profile does not say they differ', async () => {
     const verdict = await listCheck({ ...STRICT_CHOICES, bucketList: 'cached-per-route' });
     expect(verdict.state).toBe('skipped');

@@ -481,10 +481,43 @@ function workspaceOf(exchange: Exchange): string {
   return workspaceIdSent(exchange) ?? '';
 }
 
-/** What a list answer holds, whatever the order of its items and keys; else its raw text. */
-function answerContent(exchange: Exchange): string {
+/** What a list answer holds, whatever the order of its items and keys, `moving` members left out; else its raw text. */
+function answerContent(exchange: Exchange, moving: ReadonlySet<string> = new Set()): string {
   const { json } = exchange.response;
-  return Array.isArray(json) ? listContent(json) : exchange.response.bodyText;
+  if (!Array.isArray(json)) return exchange.response.bodyText;
+  return listContent(
+    json.map((item) =>
+      item && typeof item === 'object' && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).filter(([member]) => !moving.has(member)))
+        : item,
+    ),
+  );
+}
+
+/**
+ * Members of a list's items whose values, taken over all items, differ between two reads of the
+ * same list of the same length: they change on their own between reads. Reads of another length
+ * (a bucket created meanwhile) show nothing of that.
+ */
+function movingMembers(reads: readonly Exchange[]): Set<string> {
+  const lists = reads
+    .map((read) => read.response.json)
+    .filter((json): json is Record<string, unknown>[] => Array.isArray(json));
+  const valuesOf = (list: readonly Record<string, unknown>[], member: string): string =>
+    list
+      .map((item) => JSON.stringify(item && typeof item === 'object' ? item[member] : undefined) ?? '')
+      .sort()
+      .join('\u0000');
+  const moving = new Set<string>();
+  for (const [i, one] of lists.entries())
+    for (const other of lists.slice(i + 1)) {
+      if (one.length !== other.length) continue;
+      const members = new Set(
+        [...one, ...other].flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])),
+      );
+      for (const member of members) if (valuesOf(one, member) !== valuesOf(other, member)) moving.add(member);
+    }
+  return moving;
 }
 
 /** The first item of a list answer that names a workspace other than the one asked for. */
@@ -529,8 +562,8 @@ checks.push(
       const together = await Promise.all([read(primary, first.token), read(secondary, first.token)]);
       answers.get(primary)?.push(together[0]);
       answers.get(secondary)?.push(together[1]);
-      const bodies = (workspace: string) =>
-        new Map((answers.get(workspace) ?? []).map((e) => [answerContent(e), e] as const));
+      const bodies = (workspace: string, moving?: ReadonlySet<string>) =>
+        new Map((answers.get(workspace) ?? []).map((e) => [answerContent(e, moving), e] as const));
       const ofPrimary = bodies(primary);
       const ofSecondary = bodies(secondary);
       const differ = session.profile.resources?.bucketListsDiffer === true;
@@ -574,6 +607,33 @@ checks.push(
               served,
             );
           }
+          // Lists that move between reads may still each be one list once the members that move on
+          // their own (a signed URL, a read time) are left out: then two distinct lists are evidence.
+          // Leaving members out only ever turns this no-verdict into evidence, never a failure away.
+          const moving = new Set([...answers.values()].flatMap((reads) => [...movingMembers(reads)]));
+          // An item with nothing left but what moves tells no list from another.
+          const leftSomething = all.every((e) =>
+            (Array.isArray(e.response.json) ? e.response.json : []).every(
+              (item: unknown) =>
+                !item || typeof item !== 'object' || Object.keys(item).some((member) => !moving.has(member)),
+            ),
+          );
+          const steadyPrimary = bodies(primary, moving);
+          const steadySecondary = bodies(secondary, moving);
+          const steadyShared = [...steadySecondary.keys()].find((body) => steadyPrimary.has(body));
+          if (differ && leftSomething && steadyShared !== undefined && moving.size > 0)
+            throw new RuleViolation(
+              `workspace ${secondary} was answered the bucket list of workspace ${primary} but for ${[...moving].join(', ')} (which changed on every read), though the profile says they hold different buckets (resources.bucketListsDiffer): one workspace's list served for another`,
+              steadySecondary.get(steadyShared) as Exchange,
+            );
+          if (
+            (ofPrimary.size > 1 || ofSecondary.size > 1) &&
+            leftSomething &&
+            steadyPrimary.size === 1 &&
+            steadySecondary.size === 1 &&
+            !steadyPrimary.has([...steadySecondary.keys()][0] as string)
+          )
+            return observed;
           if (ofPrimary.size > 1 || ofSecondary.size > 1)
             return notApplicable(
               `a bucket list was answered differently between reads (${ofPrimary.size} distinct answers for workspace ${primary}, ${ofSecondary.size} for ${secondary}: buckets created or deleted meanwhile, or a field that changes on every read, such as a timestamp), so the reads cannot be matched to a workspace`,
