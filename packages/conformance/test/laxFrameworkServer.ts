@@ -241,8 +241,8 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
         return json(res, 200, cachedList);
       }
       if (choices.bucketList === 'signed-urls' || choices.bucketList === 'signed-urls-cached-per-route') {
-        const listed =
-          choices.bucketList === 'signed-urls' ? BUCKETS[workspace] : (cachedList ??= BUCKETS[workspace]);
+        if (choices.bucketList === 'signed-urls-cached-per-route') cachedList ??= BUCKETS[workspace];
+        const listed = choices.bucketList === 'signed-urls' ? BUCKETS[workspace] : cachedList;
         const signature = randomUUID();
         return json(
           res,
