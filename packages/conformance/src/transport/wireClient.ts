@@ -84,7 +84,6 @@ export function createWireClient(
       const closesConnection = !freshConnection && ++sends % REQUESTS_PER_CONNECTION === 0;
       const answer = new Promise<WireAnswer>((resolve, reject) => {
         const outgoing: Record<string, string> = { ...headers };
-        if (closesConnection) outgoing.connection = 'close';
         if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
         // Host, port and path only: credentials in a URL would become a Basic Authorization
         // header on every request that carries none (the 401 probes). Invalid header values
@@ -120,6 +119,11 @@ export function createWireClient(
           if (typeof status === 'number' && status !== 200)
             tunnelRefused = new ProxyTunnelRefused(status, String(connect?.statusText ?? ''));
         });
+        // Node writes `Connection: close` itself and destroys the socket after the answer. A
+        // `connection: close` header set by hand is sent, but Node still hands the socket back to
+        // the agent, which writes the next request on it while the server closes it (RFC 9112
+        // §9.6: a client that sent "close" MUST NOT send further requests on that connection).
+        if (closesConnection) sent.shouldKeepAlive = false;
         cancel = (reason) => sent.destroy(reason);
         sent.on('error', reject);
         sent.end(body);
