@@ -24,7 +24,7 @@ export function acceptedRelease(session: Session): Promise<{ exchange: Exchange;
 
 /** The run's delete of one GPU VM: the answer the checks judge, and the copy sent with it. */
 export interface AcceptedDelete {
-  /** The delete the target accepted (202), or the first when it accepted neither. */
+  /** The delete the target accepted (202, else another success), or the first when it accepted neither. */
   readonly exchange: Exchange;
   readonly vmId: string;
   /** A second delete of the same VM with a key of its own, sent at the same moment (STATE-1 judges it). */
@@ -45,7 +45,15 @@ export function acceptedDelete(session: Session): Promise<AcceptedDelete> {
     const [first, second] = (await sendOverlapping(session, plainOverlap(2), [request(), request()])).map(
       (timed) => timed.exchange,
     ) as [Exchange, Exchange];
-    const secondWon = second.response.status === 202 && first.response.status !== 202;
+    // The one the target took on: 202, else any other success (which the checks then judge), so
+    // which copy won the race never decides which answer is judged.
+    const rank = (exchange: Exchange): number =>
+      exchange.response.status === 202
+        ? 2
+        : exchange.response.status >= 200 && exchange.response.status < 300
+          ? 1
+          : 0;
+    const secondWon = rank(second) > rank(first);
     return secondWon
       ? { exchange: second, vmId, together: first }
       : { exchange: first, vmId, together: second };
