@@ -324,7 +324,7 @@ describe('the sandbox command line while serving', () => {
     ]);
     expect(profile.identities.readOnly).toEqual({
       token: variables.STAGING_TOKEN_READ_ONLY,
-      scopes: ['vm.read'],
+      scopes: ['vm.read', 'network.read'],
       workspaces: 'all',
     });
     expect(profile.revokedToken).toBe(variables.STAGING_TOKEN_REVOKED);
