@@ -1,16 +1,16 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetHttp } from '../src/transport/targetHttp.js';
+import { type LocalServer, listenLocally } from './localServer.js';
 
 /**
  * A backend that dies while it writes: the status line and headers go out, then part of the
  * body, then the connection closes. The failure says that, not "connection reset".
  */
-let server: Server;
+let server: LocalServer;
 let baseUrl = '';
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await listenLocally((req, res) => {
     if (req.url?.endsWith('/length')) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"detail":"');
@@ -21,15 +21,10 @@ beforeAll(async () => {
     res.flushHeaders();
     setTimeout(() => res.socket?.destroy(), 50);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+  baseUrl = `${server.origin}/v1`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 const sent = (path: string) =>
   createTargetHttp({ baseUrl, requestTimeoutMs: 5_000, maxInFlight: 1 }).send({
