@@ -3,32 +3,42 @@ import {
   LAX_NUMERIC_RESTORE,
   LAX_RESTORE,
   LAX_RUNNING_RESTORE,
+  type LaxFrameworkChoices,
   runOnLaxServer,
   STRICT_CHOICES,
   startLaxFrameworkServer,
 } from './laxFrameworkServer.js';
 
-/**
- * Every restore the profile lists is read, not the first only: a restore in another state shows
- * fields the first may not have (a running one's unset completed_at).
- */
-async function respOneWith(runningRestore: 'null-dates' | 'empty-string-dates') {
-  const server = await startLaxFrameworkServer({ ...STRICT_CHOICES, runningRestore });
+/** `rule`'s state and failure messages when the suite runs `rules` against the lax server with `restoreIds`. */
+async function ruleOn(
+  choices: Partial<LaxFrameworkChoices>,
+  rules: string,
+  rule: string,
+  restoreIds: string[],
+): Promise<{ state: string | undefined; messages: string }> {
+  const server = await startLaxFrameworkServer({ ...STRICT_CHOICES, ...choices });
   try {
     const outcome = await runOnLaxServer(server.origin, {
-      rules: 'ENUM-1,RESP-1',
+      rules,
       depth: 3,
       seed: 5,
-      resources: { restoreIds: [LAX_RESTORE, LAX_RUNNING_RESTORE] },
+      resources: { restoreIds },
     });
     return {
-      state: outcome.rules.find((rule) => rule.id === 'RESP-1')?.state,
+      state: outcome.rules.find((found) => found.id === rule)?.state,
       messages: outcome.tests.flatMap((test) => test.errors).join('\n'),
     };
   } finally {
     await server.close();
   }
 }
+
+/**
+ * Every restore the profile lists is read, not the first only: a restore in another state shows
+ * fields the first may not have (a running one's unset completed_at).
+ */
+const respOneWith = (runningRestore: 'null-dates' | 'empty-string-dates') =>
+  ruleOn({ runningRestore }, 'ENUM-1,RESP-1', 'RESP-1', [LAX_RESTORE, LAX_RUNNING_RESTORE]);
 
 describe('the restores a profile lists are each read', () => {
   it('fails RESP-1 on the second restore listed, whose unset completed_at is written as an empty string', async () => {
@@ -45,23 +55,8 @@ describe('the restores a profile lists are each read', () => {
 });
 
 describe('a path id made of digits is an opaque string (PARAM-1)', () => {
-  async function paramOneWith(numericRestore: 'exact' | 'integer-column') {
-    const server = await startLaxFrameworkServer({ ...STRICT_CHOICES, numericRestore });
-    try {
-      const outcome = await runOnLaxServer(server.origin, {
-        rules: 'PARAM-1',
-        depth: 3,
-        seed: 5,
-        resources: { restoreIds: [LAX_NUMERIC_RESTORE] },
-      });
-      return {
-        state: outcome.rules.find((rule) => rule.id === 'PARAM-1')?.state,
-        messages: outcome.tests.flatMap((test) => test.errors).join('\n'),
-      };
-    } finally {
-      await server.close();
-    }
-  }
+  const paramOneWith = (numericRestore: 'exact' | 'integer-column') =>
+    ruleOn({ numericRestore }, 'PARAM-1', 'PARAM-1', [LAX_NUMERIC_RESTORE]);
 
   it('fails a lookup through an integer column, which serves 0700001 as restore 700001', async () => {
     const { state, messages } = await paramOneWith('integer-column');

@@ -193,7 +193,10 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
     expect(schemaAuditVerdict([{ validatedSuccesses: 0, violations: [] }]).state).toBe('inconclusive');
     const failed = schemaAuditVerdict([
       { validatedSuccesses: 9, violations: [] },
-      { validatedSuccesses: 0, violations: [violation] },
+      {
+        validatedSuccesses: 0,
+        violations: [{ report: violation, alike: violation.message, during: 'a check' }],
+      },
     ]);
     expect(failed.state).toBe('failed');
     if (failed.state !== 'failed') return;
@@ -203,14 +206,21 @@ describe('schema audit (RESP-1 on every answer of the run)', () => {
   });
 
   it('prints one violation per operation, status and problem, saying how many answers showed it; the report keeps every one', () => {
-    const seen = (check: string, problem = 'error object without detail') => ({
-      rule: 'RESP-1',
-      test: 'every answer of the run',
-      seed: 1,
-      path: undefined,
-      counterexample: undefined,
-      message: `checkResourceEligibility answered 401: ${problem} (seen during "${check}"; reproduce with --rules X --seed 1)`,
-    });
+    const seen = (check: string, problem = 'error object without detail') => {
+      const alike = `checkResourceEligibility answered 401: ${problem}`;
+      return {
+        alike,
+        during: check,
+        report: {
+          rule: 'RESP-1',
+          test: 'every answer of the run',
+          seed: 1,
+          path: undefined,
+          counterexample: undefined,
+          message: `${alike} (seen during "${check}"; reproduce with --rules X --seed 1)`,
+        },
+      };
+    };
     const failed = schemaAuditVerdict([
       { validatedSuccesses: 1, violations: [seen('A-1 one'), seen('A-1 one')] },
       { validatedSuccesses: 1, violations: [seen('B-2 two'), seen('B-2 two', 'body is not JSON')] },

@@ -9,8 +9,10 @@ import { isInvalidRequestRefusal } from './ruleViolation.js';
  * valid"), does not say an update naming no field is valid (A-NAT-UPDATE-EMPTY-BODY): a target
  * may refuse it with 400 or 422. Then no request built on it is an otherwise valid request, and
  * what it is answered shows nothing about the rule a check was after.
+ *
+ * Whether the target refuses it is asked once per run, keyed by the run's profile (a provision
+ * command gives each run one of its own).
  */
-/** Per run (its profile, which a provision command replaces with one of its own): known once asked. */
 const refusedBy = new WeakMap<object, Promise<boolean>>();
 
 /** Sent once per run, and only when a case would fail on an empty update refused as invalid. */

@@ -131,42 +131,54 @@ export const SCHEMA_AUDIT_CHECK = Object.freeze({
 });
 
 /** What a check's traffic showed of RESP-1, redacted and ready for the report. */
+/**
+ * A violation as the run reports it, with what makes two alike (operation, status and problem)
+ * and the check it was seen during: the printed verdict groups by those, never by parsing text.
+ */
+export interface AuditFailure {
+  readonly report: FailureReport;
+  readonly alike: string;
+  readonly during: string;
+}
+
 export interface SchemaAuditFindings {
   readonly validatedSuccesses: number;
-  readonly violations: readonly FailureReport[];
+  readonly violations: readonly AuditFailure[];
+}
+
+/**
+ * The run-wide violations as printed: one per operation, status and problem, with how many more
+ * answers showed it (an error shape wrong everywhere would otherwise print once per check). The
+ * report's `failures` keep every one, with its exchange.
+ */
+function distinctViolations(violations: readonly AuditFailure[]): string[] {
+  const alike = new Map<string, AuditFailure[]>();
+  for (const violation of violations)
+    alike.set(violation.alike, [...(alike.get(violation.alike) ?? []), violation]);
+  return [...alike.values()].map((group) => {
+    const [first, ...more] = group as [AuditFailure, ...AuditFailure[]];
+    if (more.length === 0) return formatFailure(first.report);
+    const checks = new Set(group.map((violation) => violation.during)).size;
+    return formatFailure({
+      ...first.report,
+      message: `${first.report.message}; ${more.length} more answer${more.length === 1 ? '' : 's'} showed the same, in ${checks} check${checks === 1 ? '' : 's'} in all`,
+    });
+  });
 }
 
 /**
  * RESP-1 judged on every answer the run saw: failed by any answer that broke its schema,
  * passed only when success answers with a body validated, inconclusive when none was seen.
  */
-/**
- * The run-wide violations as printed: one per operation, status and problem, with how many more
- * answers showed it (an error shape wrong everywhere would otherwise print once per check). The
- * report's `failures` keep every one, with its exchange.
- */
-function distinctViolations(failures: readonly FailureReport[]): string[] {
-  const alike = new Map<string, FailureReport[]>();
-  for (const failure of failures) {
-    const key = failure.message.split(' (seen during "')[0] ?? failure.message;
-    alike.set(key, [...(alike.get(key) ?? []), failure]);
-  }
-  const checkOf = (failure: FailureReport) => /\(seen during "([^"]*)"/.exec(failure.message)?.[1];
-  return [...alike.values()].map((group) => {
-    const [first, ...more] = group as [FailureReport, ...FailureReport[]];
-    if (more.length === 0) return formatFailure(first);
-    const checks = new Set(group.map(checkOf)).size;
-    return formatFailure({
-      ...first,
-      message: `${first.message}; ${more.length} more answer${more.length === 1 ? '' : 's'} showed the same, in ${checks} check${checks === 1 ? '' : 's'} in all`,
-    });
-  });
-}
-
 export function schemaAuditVerdict(findings: readonly SchemaAuditFindings[]): CheckVerdict {
-  const failures = findings.flatMap((finding) => finding.violations);
+  const violations = findings.flatMap((finding) => finding.violations);
   const validated = findings.reduce((sum, finding) => sum + finding.validatedSuccesses, 0);
-  if (failures.length > 0) return { state: 'failed', errors: distinctViolations(failures), failures };
+  if (violations.length > 0)
+    return {
+      state: 'failed',
+      errors: distinctViolations(violations),
+      failures: violations.map((violation) => violation.report),
+    };
   if (validated === 0)
     return { state: 'inconclusive', reason: 'no success answer with a body was seen during the run' };
   return { state: 'passed' };

@@ -243,17 +243,24 @@ export async function runCheck(
     coverage,
     audit: {
       validatedSuccesses: audit.validatedSuccesses,
-      violations: audit.violations.map((violation) => ({
-        rule: 'RESP-1',
-        test: SCHEMA_AUDIT_CHECK.title,
-        seed: session.seed,
-        path: undefined,
-        counterexample: undefined,
-        message: redactor.redact(
-          `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem} (seen during "${check.title}"; reproduce with --rules ${reproducingRules(check.rule)} --seed ${session.seed})`,
-        ),
-        ...describeExchange(violation.exchange, redactor),
-      })),
+      violations: audit.violations.map((violation) => {
+        const alike = `${violation.operationId} answered ${violation.exchange.response.status}: ${violation.problem}`;
+        return {
+          alike,
+          during: check.title,
+          report: {
+            rule: 'RESP-1',
+            test: SCHEMA_AUDIT_CHECK.title,
+            seed: session.seed,
+            path: undefined,
+            counterexample: undefined,
+            message: redactor.redact(
+              `${alike} (seen during "${check.title}"; reproduce with --rules ${reproducingRules(check.rule)} --seed ${session.seed})`,
+            ),
+            ...describeExchange(violation.exchange, redactor),
+          },
+        };
+      }),
     },
   };
 }

@@ -470,6 +470,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
     }
   }
 
+  /** Hands the 429s a request waited out to `onRetriedRefusal`, as exchanges of that request. */
+  const refusalsOf =
+    (request: ApiRequest, url: string) =>
+    (response: ApiResponse): void =>
+      options.onRetriedRefusal?.({ request, url, response });
+
   async function send(
     request: ApiRequest,
     scope: Set<WireCall> | undefined,
@@ -485,10 +491,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       ? { ...resolved, href: `${base.origin}${raw}`, target: { ...resolved.target, path: raw } }
       : resolved;
     const response = await deliver(
-      {
-        ...out,
-        refused: (refusal) => options.onRetriedRefusal?.({ request, url: out.href, response: refusal }),
-      },
+      { ...out, refused: refusalsOf(request, out.href) },
       scope,
       stopped,
       sendOptions,
@@ -514,10 +517,7 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
       ...(body ? { body } : {}),
     };
     const response = await deliver(
-      {
-        ...outgoing(url, input.method, headers, request.body),
-        refused: (refusal) => options.onRetriedRefusal?.({ request, url: url.href, response: refusal }),
-      },
+      { ...outgoing(url, input.method, headers, request.body), refused: refusalsOf(request, url.href) },
       scope,
       stopped,
     );
