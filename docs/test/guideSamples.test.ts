@@ -336,6 +336,7 @@ describe('shell samples and the profile of the conformance guide', () => {
       'noBilling',
       'readOnly',
       'primaryOnly',
+      'secondaryOnly',
     ]);
     // The guide's table lists exactly the profile's variables.
     for (const name of variables) expect(guide).toContain(`\`${name}\``);

@@ -66,6 +66,14 @@ export interface LaxFrameworkChoices {
    * through an `integer-column` (the id cast to a number, so `0700001` and `+700001` find it).
    */
   readonly numericRestore?: 'exact' | 'integer-column';
+  /**
+   * How workspace_id given twice is read by the workspace policy and by the handler (a
+   * `workspace_id[]` copy and tenant headers are ignored). `refused`: 400. `first` (the default,
+   * `URLSearchParams.get`) or `last`: one value for everything. `joined`: the policy reads the
+   * first, the handler the values joined with a comma (a framework binding a repeated parameter to
+   * one string), which names no workspace. `policy-first-handler-last`: the defect.
+   */
+  readonly repeatedWorkspace?: 'refused' | 'first' | 'last' | 'joined' | 'policy-first-handler-last';
 }
 
 export const STRICT_CHOICES: LaxFrameworkChoices = {
@@ -80,6 +88,12 @@ export const LAX_RESTORE = 'restore-7';
 export const LAX_RUNNING_RESTORE = 'restore-8';
 export const LAX_NUMERIC_RESTORE = '700001';
 export const LAX_TOKEN = 'svc_dev_key_lax_framework_full_access';
+/** Identities whose workspace policy selects one workspace, by name: their token and workspace. */
+export const LAX_LIMITED_IDENTITIES = {
+  primaryOnly: { token: 'svc_dev_key_FAKEq7x3w9v2NotAreal', workspace: '1042' },
+  secondaryOnly: { token: 'svc_dev_key_FAKEk5m8z1j4NotAreal', workspace: '1043' },
+} as const;
+export type LaxLimitedIdentity = keyof typeof LAX_LIMITED_IDENTITIES;
 
 const BUCKETS: Readonly<Record<string, unknown[]>> = {
   '1042': [{ name: 'logs-1042' }, { name: 'media-1042' }],
@@ -216,15 +230,29 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
   const natPath = `/v1/networking/vpcs/${LAX_RULE.vpcId}/nat-gateways/${LAX_RULE.natGatewayId}/port-forwarding-rules/`;
   return listenLocally(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (req.headers.authorization !== `Bearer ${LAX_TOKEN}`) return json(res, 401, { detail: 'bad token' });
+    const limited = Object.values(LAX_LIMITED_IDENTITIES).find(
+      ({ token }) => req.headers.authorization === `Bearer ${token}`,
+    );
+    if (req.headers.authorization !== `Bearer ${LAX_TOKEN}` && !limited)
+      return json(res, 401, { detail: 'bad token' });
+    const copies = url.searchParams.getAll('workspace_id');
+    const repeated = choices.repeatedWorkspace ?? 'first';
+    if (copies.length > 1 && repeated === 'refused')
+      return json(res, 400, { detail: 'workspace_id must be given once' });
+    const policyCopy = repeated === 'last' ? copies.at(-1) : copies[0];
     let workspace: string | undefined;
     try {
-      workspace = workspaceOf(url.searchParams.get('workspace_id'), choices.workspaceId);
+      workspace = workspaceOf(policyCopy ?? null, choices.workspaceId);
     } catch {
       return json(res, 500, { detail: 'Internal Server Error' });
     }
     if (!workspace) return json(res, 400, { detail: 'workspace_id must be a positive integer' });
-    if (!(workspace in BUCKETS)) return json(res, 403, { detail: `workspace ${workspace} is not yours` });
+    if (!(workspace in BUCKETS) || (limited && workspace !== limited.workspace))
+      return json(res, 403, { detail: `workspace ${workspace} is not yours` });
+    // What the handler reads from here on, when it reads the parameter otherwise than the policy.
+    if (copies.length > 1 && repeated === 'joined') workspace = copies.join(',');
+    if (copies.length > 1 && repeated === 'policy-first-handler-last')
+      workspace = workspaceOf(copies.at(-1) ?? null, choices.workspaceId) ?? workspace;
     const lastSegment = (prefix: string): string | undefined => {
       if (!url.pathname.startsWith(prefix)) return undefined;
       const id = decodeURIComponent(url.pathname.slice(prefix.length));
@@ -253,7 +281,7 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
           })),
         );
       }
-      return json(res, 200, BUCKETS[workspace]);
+      return json(res, 200, BUCKETS[workspace] ?? []);
     }
     if (req.method === 'POST' && url.pathname === '/v1/billing/resource-eligibility') {
       await readBody(req);
@@ -324,12 +352,25 @@ export async function startLaxFrameworkServer(choices: LaxFrameworkChoices): Pro
 export function laxProfile(
   origin: string,
   resources: Partial<TargetProfile['resources']> = {},
+  limitedIdentities: readonly LaxLimitedIdentity[] = [],
 ): TargetProfile {
   return {
     name: 'lax-framework',
     baseUrl: `${origin}/v1`,
     environment: 'development',
-    identities: { full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' } },
+    identities: {
+      full: { token: LAX_TOKEN, scopes: 'all', workspaces: 'all' },
+      ...Object.fromEntries(
+        limitedIdentities.map((name) => [
+          name,
+          {
+            token: LAX_LIMITED_IDENTITIES[name].token,
+            scopes: 'all' as const,
+            workspaces: [LAX_LIMITED_IDENTITIES[name].workspace],
+          },
+        ]),
+      ),
+    },
     workspaces: { primary: '1042', secondary: '1043' },
     resources: { natRules: [LAX_RULE], restoreIds: [LAX_RESTORE], ...resources },
     billing: { skuCode: 'cloud-vm-standard-2' },
@@ -344,12 +385,14 @@ export interface LaxRunOptions {
   readonly seed: number;
   readonly concurrency?: number;
   readonly resources?: Partial<TargetProfile['resources']>;
+  /** Identities limited to one workspace to add to the profile (LAX_LIMITED_IDENTITIES). */
+  readonly limitedIdentities?: readonly LaxLimitedIdentity[];
 }
 
 /** Runs the selected rules against the independent server at `origin` and returns the outcome. */
 export async function runOnLaxServer(origin: string, options: LaxRunOptions): Promise<RunOutcome> {
   const { outcome } = await runConformance({
-    profile: laxProfile(origin, options.resources),
+    profile: laxProfile(origin, options.resources, options.limitedIdentities),
     rules: options.rules,
     depth: options.depth,
     seed: options.seed,

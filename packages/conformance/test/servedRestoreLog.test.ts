@@ -25,4 +25,32 @@ describe('servedRestoreLog', () => {
     expect(log.servedEarlier('rst-2', '5001')).toBe(false);
     expect(log.servedEarlier('rst-3', '5001')).toBe(false);
   });
+
+  it('notes nothing of a read that named another workspace beside its workspace_id', () => {
+    const log = createServedRestoreLog();
+    const path = '/compute/cloud-vm-snapshots/restores/rst-1';
+    const plain = read(path, '5002', 200);
+    const alongside = (query: [string, string][], headers: Record<string, string> = {}): Exchange => ({
+      ...plain,
+      request: { ...plain.request, query, headers },
+    });
+    log.record(
+      alongside([
+        ['workspace_id', '5002'],
+        ['workspace_id', '5001'],
+      ]),
+      restoreRead,
+    );
+    log.record(
+      alongside([
+        ['workspace_id', '5002'],
+        ['workspace_id[]', '5001'],
+      ]),
+      restoreRead,
+    );
+    log.record(alongside([['workspace_id', '5002']], { 'X-Workspace-Id': '5001' }), restoreRead);
+    expect(log.servedEarlier('rst-1', '5002')).toBe(false);
+    log.record(plain, restoreRead);
+    expect(log.servedEarlier('rst-1', '5002')).toBe(true);
+  });
 });

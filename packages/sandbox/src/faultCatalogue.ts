@@ -996,6 +996,13 @@ export const faultCatalogue = [
       'workspace_id given twice is accepted: the workspace-policy middleware reads the first value and the handler the last, so ?workspace_id=<allowed>&workspace_id=<other> serves the other workspace.',
   },
   {
+    id: 'workspace-id-pollution-behind-list-cache',
+    rule: 'POLICY-1',
+    mechanism: 'parameter-pollution',
+    description:
+      "As workspace-id-policy-first-handler-last, behind a gateway that caches list answers for 60 s by the workspace its policy read: a repeated workspace_id on the bucket list is answered from the allowed workspace's cached list, while a read of one resource reaches the handler, which looks it up in the last workspace_id.",
+  },
+  {
     id: 'restore-lookup-by-prefix',
     rule: 'ERR-2',
     mechanism: 'loose-comparison',

@@ -43,6 +43,8 @@ export interface PipelineDependencies {
 
 export const API_BASE_PATH = '/v1';
 const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long the workspace-id-pollution-behind-list-cache fault's gateway keeps a list. */
+const GATEWAY_LIST_CACHE_MS = 60_000;
 
 /** The sandbox's `node:http` request listener. */
 export function createRequestListener(
@@ -66,6 +68,9 @@ export function createRequestListener(
     return pathname;
   };
   const parametersFirst = behaviour.variant === 'parameters-checked-before-auth';
+  const pollutedByLastValue =
+    behaviour.fault === 'workspace-id-policy-first-handler-last' ||
+    behaviour.fault === 'workspace-id-pollution-behind-list-cache';
   const keyed = createKeyedExecution(store, behaviour);
   const instanceOf = createBalancedInstances();
 
@@ -102,7 +107,7 @@ export function createRequestListener(
       query.values.get(workspaceName),
       // workspace_id given twice: refused, unless the first value is read for everything (a
       // variant), or the policy middleware reads the first and the handler the last (a fault).
-      behaviour.fault !== 'workspace-id-policy-first-handler-last' &&
+      !pollutedByLastValue &&
         behaviour.variant !== 'repeated-workspace-id-first-wins' &&
         query.duplicated.has(workspaceName),
     );
@@ -336,20 +341,34 @@ export function createRequestListener(
     }
     // The workspace-id-brackets-merged fault: a qs-style parser merges `workspace_id[]` into the
     // handler's workspace_id (the last copy wins), while the policy read the plain parameter.
-    const polluted =
-      behaviour.fault === 'workspace-id-policy-first-handler-last'
-        ? query.lastValues.get(route.workspaceParameter.name)
-        : behaviour.fault === 'workspace-id-brackets-merged'
-          ? query.values.get(`${route.workspaceParameter.name}[]`)
-          : // The service prefers the gateway's internal header, which the gateway does not strip.
-            behaviour.fault === 'workspace-id-header-overrides-query'
-            ? headerText(req.headers['x-workspace-id'])
-            : undefined;
+    const polluted = pollutedByLastValue
+      ? query.lastValues.get(route.workspaceParameter.name)
+      : behaviour.fault === 'workspace-id-brackets-merged'
+        ? query.values.get(`${route.workspaceParameter.name}[]`)
+        : // The service prefers the gateway's internal header, which the gateway does not strip.
+          behaviour.fault === 'workspace-id-header-overrides-query'
+          ? headerText(req.headers['x-workspace-id'])
+          : undefined;
+    // The gateway of the workspace-id-pollution-behind-list-cache fault answers lists it cached
+    // by the workspace its policy read, before the handler reads any.
+    const listCacheKey =
+      behaviour.fault === 'workspace-id-pollution-behind-list-cache' &&
+      route.contract.operationId === 'listBuckets'
+        ? checked.workspaceId
+        : undefined;
+    const cachedList = listCacheKey === undefined ? undefined : store.gatewayListCache.get(listCacheKey);
+    if (cachedList && services.clock.now() - cachedList.at < GATEWAY_LIST_CACHE_MS) {
+      writer.send(res, cachedList.answer);
+      return;
+    }
     if (polluted !== undefined) checked = { ...checked, workspaceId: polluted };
 
     const checkBody = route.checkBody;
     if (!checkBody) {
-      deliver(res, execute(route, req, pathname, caller, checked, match.pathParameters, undefined));
+      const answer = execute(route, req, pathname, caller, checked, match.pathParameters, undefined);
+      if (listCacheKey !== undefined && !(answer instanceof Promise) && answer.status === 200)
+        store.gatewayListCache.set(listCacheKey, { answer, at: services.clock.now() });
+      deliver(res, answer);
       return;
     }
     const authorisedCaller = caller;

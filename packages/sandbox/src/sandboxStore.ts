@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { OperationResult } from './operationResult.js';
 import type { SandboxClock } from './sandboxClock.js';
 import type { SandboxProfile } from './sandboxProfile.js';
 
@@ -171,6 +172,8 @@ export class SandboxStore {
   readonly bucketsByWorkspace = new Map<string, Bucket[]>();
   /** The bucket-list-cached-without-workspace fault's cache: one list, whatever the workspace. */
   bucketListCache: { readonly buckets: readonly Bucket[]; readonly at: number } | undefined;
+  /** The workspace-id-pollution-behind-list-cache fault's gateway cache, by the workspace the policy read. */
+  readonly gatewayListCache = new Map<string, { readonly answer: OperationResult; readonly at: number }>();
   /** Bucket lists answered so far (the bucket-list-envelope-on-canary fault). */
   bucketListsServed = 0;
   /** The restore-not-found-cached-by-id fault's cache: when each restore id last answered 404, in any workspace. */
@@ -242,6 +245,7 @@ export class SandboxStore {
     this.sequence = 0;
     this.scopedSequences.clear();
     this.bucketListCache = undefined;
+    this.gatewayListCache.clear();
     this.bucketListsServed = 0;
     const { profile, clock } = this;
     const primary = profile.workspaces.primary;

@@ -321,6 +321,7 @@ describe('the sandbox command line while serving', () => {
       'noBilling',
       'readOnly',
       'primaryOnly',
+      'secondaryOnly',
     ]);
     expect(profile.identities.readOnly).toEqual({
       token: variables.STAGING_TOKEN_READ_ONLY,

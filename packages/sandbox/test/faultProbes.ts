@@ -1097,6 +1097,27 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => (o as { status: number }).status >= 400 && (o as { status: number }).status < 500,
     faulty: (o) => (o as { servedOther: boolean }).servedOther,
   },
+  'workspace-id-pollution-behind-list-cache': {
+    // The list, read plainly first, is cached; a restore of the primary workspace, asked for by an
+    // identity limited to the secondary one with the primary riding along, reaches the handler.
+    observe: async (h) => {
+      const own = await h.call('GET', paths.buckets, { as: 'secondaryOnly', workspace: secondary(h) });
+      const pollutedList = await h.call('GET', paths.buckets, {
+        as: 'secondaryOnly',
+        workspace: secondary(h),
+        query: `workspace_id=${primary(h)}`,
+      });
+      const restore = await h.call('GET', paths.restore(restoreId(h)), {
+        as: 'secondaryOnly',
+        workspace: secondary(h),
+        query: `workspace_id=${primary(h)}`,
+      });
+      return { listFromCache: pollutedList.text === own.text, restoreStatus: restore.status };
+    },
+    correct: (o) => (o as { restoreStatus: number }).restoreStatus !== 200,
+    faulty: (o) =>
+      (o as { listFromCache: boolean }).listFromCache && (o as { restoreStatus: number }).restoreStatus === 200,
+  },
   'workspace-id-brackets-merged': {
     // An identity limited to the primary workspace lists buckets with workspace_id[] beside it.
     observe: async (h) => {

@@ -6,11 +6,12 @@ import {
   allowsWorkspace,
   hasScope,
   identityWith,
+  type NamedIdentity,
   namedIdentities,
   namedWorkspaces,
 } from '../session/identities.js';
 import type { Session } from '../session/session.js';
-import type { ApiRequest } from '../transport/exchange.js';
+import type { ApiRequest, Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { answersForResource } from './resourceAnswers.js';
@@ -240,91 +241,220 @@ checks.push(
  * sets for the services behind it and does not strip from clients' requests.
  */
 const COPIES = ['repeated', 'bracketed', 'X-Workspace-Id', 'X-Tenant-Id'] as const;
-const inHeader = (copy: (typeof COPIES)[number]): boolean => copy.startsWith('X-');
+
+/** One way of sending the allowed workspace with a forbidden one riding along. */
+interface RideAlong {
+  readonly allowed: string;
+  readonly forbidden: string;
+  readonly copy: (typeof COPIES)[number];
+  readonly forbiddenFirst: boolean;
+}
+
+const inHeader = (copy: RideAlong['copy']): boolean => copy.startsWith('X-');
+
+/** Every ride-along of `forbidden` beside `allowed`: each copy, and the query copies in both orders. */
+function rideAlongs(allowed: string, forbidden: string): RideAlong[] {
+  return [true, false].flatMap((forbiddenFirst) =>
+    COPIES.filter((copy) => forbiddenFirst || !inHeader(copy)).map((copy) => ({
+      allowed,
+      forbidden,
+      copy,
+      forbiddenFirst,
+    })),
+  );
+}
+
+/** The request `request` with its workspace given as `ride` says. */
+function withRideAlong(request: ApiRequest, ride: RideAlong): ApiRequest {
+  const allowedCopy = ['workspace_id', ride.allowed] as const;
+  const forbiddenCopy = [
+    ride.copy === 'repeated' ? 'workspace_id' : 'workspace_id[]',
+    ride.forbidden,
+  ] as const;
+  const query = inHeader(ride.copy)
+    ? [allowedCopy]
+    : ride.forbiddenFirst
+      ? [forbiddenCopy, allowedCopy]
+      : [allowedCopy, forbiddenCopy];
+  const headers = inHeader(ride.copy) ? { [ride.copy.toLowerCase()]: ride.forbidden } : {};
+  return { ...request, query, headers: { ...request.headers, ...headers } };
+}
+
+/** How a message names the ride-along the request carried. */
+function describeRideAlong(request: ApiRequest, ride: RideAlong): string {
+  return inHeader(ride.copy)
+    ? `with workspace_id=${ride.allowed} and the header ${ride.copy}: ${ride.forbidden}`
+    : `with workspace_id given twice (${request.query.map(([name, value]) => `${name}=${value}`).join(', then ')})`;
+}
+
+/** A ride-along sent by an identity: on the bucket list, or on a restore of the primary workspace. */
+interface RideAlongCase {
+  readonly on: 'bucket list' | 'restore';
+  readonly identity: NamedIdentity;
+  readonly ride: RideAlong;
+}
+
+/**
+ * Bucket lists: every specific-workspaces identity holding the scope, from each workspace it may
+ * use, with each it may not riding along.
+ */
+function bucketListRideAlongs(session: Session): RideAlongCase[] {
+  const op = session.operation('listBuckets');
+  const workspaces = namedWorkspaces(session.profile);
+  return namedIdentities(session.profile)
+    .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
+    .flatMap((identity) =>
+      workspaces
+        .filter((allowed) => allowsWorkspace(identity, allowed))
+        .flatMap((allowed) =>
+          workspaces
+            .filter((forbidden) => !allowsWorkspace(identity, forbidden))
+            .flatMap((forbidden) =>
+              rideAlongs(allowed, forbidden).map((ride) => ({ on: 'bucket list' as const, identity, ride })),
+            ),
+        ),
+    );
+}
+
+/**
+ * A restore of the primary workspace (where the profile's resources live), asked for by each
+ * specific-workspaces identity kept out of it, from a workspace it may use with the primary one
+ * riding along.
+ */
+function restoreRideAlongs(session: Session): RideAlongCase[] {
+  if (!session.plan.restore) return [];
+  const op = session.operation('getCloudVmSnapshotRestore');
+  const home = session.profile.workspaces.primary;
+  return namedIdentities(session.profile)
+    .filter(
+      (identity) =>
+        identity.workspaces !== 'all' && hasScope(identity, op.scope) && !allowsWorkspace(identity, home),
+    )
+    .flatMap((identity) => {
+      const allowed = namedWorkspaces(session.profile).find(
+        (workspace) => workspace !== home && allowsWorkspace(identity, workspace),
+      );
+      return allowed
+        ? rideAlongs(allowed, home).map((ride) => ({ on: 'restore' as const, identity, ride }))
+        : [];
+    });
+}
+
+/** The bucket list case: the answer must not be the forbidden workspace's list. */
+async function judgeBucketListRideAlong(
+  session: Session,
+  { identity, ride }: RideAlongCase,
+): Promise<CaseVerdict> {
+  const op = session.operation('listBuckets');
+  const { allowed, forbidden } = ride;
+  const reader = identityWith(session.profile, op.scope, forbidden);
+  if (!reader) return notApplicable(`no identity may list workspace ${forbidden}'s buckets`);
+  const list = (token: string, workspace: string) =>
+    session.http.send(operationRequest(op, session, 'positive', { token, workspaceId: workspace }));
+  const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const own = await list(identity.token, allowed);
+  const other = await list(reader.token, forbidden);
+  const request = withRideAlong(operationRequest(op, session, 'positive', { token: identity.token }), ride);
+  const polluted = await session.http.send(request);
+  const servedOther =
+    is2xx(polluted.response.status) &&
+    sameList(polluted.response.json, other.response.json) &&
+    !sameList(polluted.response.json, own.response.json);
+  if (servedOther)
+    throw new RuleViolation(
+      `identity "${identity.name}" may use workspace ${allowed} only; ${describeRideAlong(request, ride)} it was served workspace ${forbidden}'s bucket list`,
+      polluted,
+    );
+  if (!is2xx(own.response.status) || !is2xx(other.response.status))
+    return notApplicable(
+      `the bucket lists of workspaces ${allowed} and ${forbidden} could not both be read (${own.response.status}, ${other.response.status})`,
+    );
+  if (sameList(own.response.json, other.response.json))
+    return notApplicable(
+      `workspaces ${allowed} and ${forbidden} list the same buckets, so no answer can tell which one was served`,
+    );
+  return observed;
+}
+
+/**
+ * The restore case: the answer must not be the primary workspace's restore. A list can come from
+ * a cache keyed by the workspace the policy read, and then shows the allowed list whatever the
+ * handler would read; one resource of the forbidden workspace served shows the handler's reading.
+ */
+async function judgeRestoreRideAlong(
+  session: Session,
+  { identity, ride }: RideAlongCase,
+): Promise<CaseVerdict> {
+  const op = session.operation('getCloudVmSnapshotRestore');
+  const restoreId = session.plan.restore ?? '';
+  const home = ride.forbidden;
+  const read = (token: string, workspace: string) =>
+    session.http.send(
+      operationRequest(op, session, 'positive', {
+        token,
+        workspaceId: workspace,
+        pathIds: { restore_id: restoreId },
+      }),
+    );
+  const isThisRestore = (exchange: Exchange): boolean =>
+    is2xx(exchange.response.status) &&
+    (exchange.response.json as { restore_id?: unknown } | undefined)?.restore_id === restoreId;
+  // The ride-along first: a read cache the plain reads below fill cannot answer it.
+  const request = withRideAlong(
+    operationRequest(op, session, 'positive', { token: identity.token, pathIds: { restore_id: restoreId } }),
+    ride,
+  );
+  const polluted = await session.http.send(request);
+  const reader = identityWith(session.profile, op.scope, home);
+  const inHome = reader ? await read(reader.token, home) : undefined;
+  if (!inHome || !isThisRestore(inHome))
+    return notApplicable(
+      `restore ${restoreId} could not be read in workspace ${home}${inHome ? ` (${inHome.response.status})` : ': no identity may read it there'}, so no answer can show it served`,
+    );
+  if (!isThisRestore(polluted)) return observed;
+  const own = await read(identity.token, ride.allowed);
+  if (isThisRestore(own))
+    return notApplicable(
+      `workspace ${ride.allowed} serves restore ${restoreId} too (ISO-1 judges that), so the answer does not show which workspace was read`,
+    );
+  throw new RuleViolation(
+    `identity "${identity.name}" may use workspace ${ride.allowed} only, not ${home}; ${describeRideAlong(request, ride)} it was served restore ${restoreId} of workspace ${home}, which it gets ${own.response.status} for in workspace ${ride.allowed}`,
+    polluted,
+  );
+}
 
 checks.push(
   defineCheck(
     'POLICY-1',
-    'never serves a workspace outside the list when another workspace rides along (workspace_id twice or bracketed, a tenant header)',
+    'never serves a workspace outside the list when another workspace rides along (workspace_id twice or bracketed, a tenant header): its bucket list, or a restore',
     async (t) => {
       const session = t.session;
-      const op = session.operation('listBuckets');
-      const workspaces = namedWorkspaces(session.profile);
       // A policy check and a handler that read different copies of a repeated parameter (the
       // first and the last) let an allowed value carry a forbidden one past the check.
-      const pairs = namedIdentities(session.profile)
-        .filter((identity) => identity.workspaces !== 'all' && hasScope(identity, op.scope))
-        .flatMap((identity) =>
-          workspaces
-            .filter((allowed) => allowsWorkspace(identity, allowed))
-            .flatMap((allowed) =>
-              workspaces
-                .filter((forbidden) => !allowsWorkspace(identity, forbidden))
-                .flatMap((forbidden) =>
-                  [true, false].flatMap((forbiddenFirst) =>
-                    COPIES.filter((copy) => forbiddenFirst || !inHeader(copy)).map((copy) => ({
-                      identity,
-                      allowed,
-                      forbidden,
-                      forbiddenFirst,
-                      copy,
-                    })),
-                  ),
-                ),
-            ),
+      const lists = bucketListRideAlongs(session);
+      const restores = restoreRideAlongs(session);
+      const cases = [...lists, ...restores];
+      if (cases.length === 0)
+        return t.skip('profile has no specific-workspaces identity that leaves out a profile workspace');
+      if (lists.length === 0)
+        t.notChecked(
+          'the bucket list with a forbidden workspace riding along',
+          `give ${session.operation('listBuckets').scope} to a specific-workspaces identity that leaves out a profile workspace`,
         );
-      if (pairs.length === 0)
-        return t.skip(
-          `profile has no specific-workspaces identity with ${op.scope} that leaves out a profile workspace`,
+      if (restores.length === 0)
+        t.notChecked(
+          'a restore of the primary workspace asked for through another workspace with the primary riding along',
+          session.plan.restore
+            ? `add an identity holding ${session.operation('getCloudVmSnapshotRestore').scope} whose workspace policy selects the secondary workspace and not the primary one`
+            : 'list a restore of the primary workspace in resources.restoreIds',
         );
-      const list = (
-        token: string,
-        values: readonly (readonly [string, string])[],
-        headers: Readonly<Record<string, string>> = {},
-      ) => {
-        const request = operationRequest(op, session, 'positive', { token });
-        return session.http.send({ ...request, query: values, headers: { ...request.headers, ...headers } });
-      };
-      const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
       await t.check(
-        fc.constantFrom(...pairs),
-        async ({ identity, allowed, forbidden, forbiddenFirst, copy }): Promise<CaseVerdict> => {
-          const reader = identityWith(session.profile, op.scope, forbidden);
-          if (!reader) return notApplicable(`no identity may list workspace ${forbidden}'s buckets`);
-          const own = await list(identity.token, [['workspace_id', allowed]]);
-          const other = await list(reader.token, [['workspace_id', forbidden]]);
-          const allowedCopy = ['workspace_id', allowed] as const;
-          const forbiddenCopy = [copy === 'repeated' ? 'workspace_id' : 'workspace_id[]', forbidden] as const;
-          const order = inHeader(copy)
-            ? [allowedCopy]
-            : forbiddenFirst
-              ? [forbiddenCopy, allowedCopy]
-              : [allowedCopy, forbiddenCopy];
-          const polluted = await list(
-            identity.token,
-            order,
-            inHeader(copy) ? { [copy.toLowerCase()]: forbidden } : {},
-          );
-          const servedOther =
-            is2xx(polluted.response.status) &&
-            sameList(polluted.response.json, other.response.json) &&
-            !sameList(polluted.response.json, own.response.json);
-          if (servedOther)
-            throw new RuleViolation(
-              `identity "${identity.name}" may use workspace ${allowed} only; ${inHeader(copy) ? `with workspace_id=${allowed} and the header ${copy}: ${forbidden}` : `with workspace_id given twice (${order.map(([name, value]) => `${name}=${value}`).join(', then ')})`} it was served workspace ${forbidden}'s bucket list`,
-              polluted,
-            );
-          if (!is2xx(own.response.status) || !is2xx(other.response.status))
-            return notApplicable(
-              `the bucket lists of workspaces ${allowed} and ${forbidden} could not both be read (${own.response.status}, ${other.response.status})`,
-            );
-          if (sameList(own.response.json, other.response.json))
-            return notApplicable(
-              `workspaces ${allowed} and ${forbidden} list the same buckets, so no answer can tell which one was served`,
-            );
-          return observed;
-        },
-        { examples: pairs, independent: true },
+        fc.constantFrom(...cases),
+        (rideAlong) =>
+          rideAlong.on === 'restore'
+            ? judgeRestoreRideAlong(session, rideAlong)
+            : judgeBucketListRideAlong(session, rideAlong),
+        { examples: cases, independent: true },
       );
     },
   ),

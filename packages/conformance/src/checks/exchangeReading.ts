@@ -22,3 +22,17 @@ export function listContent(list: readonly unknown[]): string {
 export function workspaceIdSent(exchange: Exchange): string | undefined {
   return exchange.request.query.find(([name]) => name === 'workspace_id')?.[1];
 }
+
+/** Headers a gateway may set for its services to name a workspace (POLICY-1 sends them riding along). */
+const WORKSPACE_HEADERS = ['x-workspace-id', 'x-tenant-id'];
+
+/**
+ * The one workspace a request named: its `workspace_id` when given once, with no other copy
+ * (`workspace_id[]`, a tenant header) beside it; undefined otherwise.
+ */
+export function workspaceNamedOnce(exchange: Exchange): string | undefined {
+  const { query, headers } = exchange.request;
+  const copies = query.filter(([name]) => name === 'workspace_id' || name === 'workspace_id[]');
+  const named = Object.keys(headers).some((name) => WORKSPACE_HEADERS.includes(name.toLowerCase()));
+  return copies.length === 1 && copies[0]?.[0] === 'workspace_id' && !named ? copies[0][1] : undefined;
+}

@@ -1,5 +1,5 @@
 import type { ExchangeRecorder } from '../spec/operationRoutes.js';
-import { workspaceIdSent } from './exchangeReading.js';
+import { workspaceNamedOnce } from './exchangeReading.js';
 
 /** Which restores the run saw served (2xx), in which workspace: ISO-1 asks whether one was lost. */
 export interface ServedRestoreLog extends ExchangeRecorder {
@@ -8,7 +8,8 @@ export interface ServedRestoreLog extends ExchangeRecorder {
 
 /**
  * Notes every restore read answered 2xx, by the id and workspace_id the request spelled exactly
- * (a read of another form of either is no statement about this pair). The document has no
+ * (a read of another form of either, or with another workspace riding along, is no statement
+ * about this pair). The document has no
  * operation that removes a restore, so one served in its workspace stays servable there.
  */
 export function createServedRestoreLog(): ServedRestoreLog {
@@ -18,7 +19,7 @@ export function createServedRestoreLog(): ServedRestoreLog {
     record(exchange, op) {
       if (op.operationId !== 'getCloudVmSnapshotRestore') return;
       if (exchange.response.status < 200 || exchange.response.status > 299) return;
-      const workspaceId = workspaceIdSent(exchange);
+      const workspaceId = workspaceNamedOnce(exchange);
       const encoded = exchange.request.path.split('/').at(-1);
       if (workspaceId === undefined || encoded === undefined) return;
       let restoreId: string;
