@@ -1101,6 +1101,13 @@ export const faultCatalogue = [
     description:
       "The backup policy answered carries the VM's internal row number as vm_id (the policy row's foreign key) instead of the VM's public id.",
   },
+  {
+    id: 'nat-rule-note-varchar-255',
+    mechanism: 'column-truncation',
+    rule: 'PATCH-1',
+    description:
+      "The rule's note is kept in a VARCHAR(255) column (MySQL, strict mode off): a longer note is stored and answered cut to 255 characters, with a 200.",
+  },
   // ---- every key space isolated (issue 21) ----
   {
     id: 'idempotency-key-cut-at-64',

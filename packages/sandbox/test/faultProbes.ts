@@ -1116,7 +1116,8 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     },
     correct: (o) => (o as { restoreStatus: number }).restoreStatus !== 200,
     faulty: (o) =>
-      (o as { listFromCache: boolean }).listFromCache && (o as { restoreStatus: number }).restoreStatus === 200,
+      (o as { listFromCache: boolean }).listFromCache &&
+      (o as { restoreStatus: number }).restoreStatus === 200,
   },
   'workspace-id-brackets-merged': {
     // An identity limited to the primary workspace lists buckets with workspace_id[] beside it.
@@ -1205,6 +1206,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
       jsonObject(await h.call('PATCH', natRulePath(h), { json: { name: 'n'.repeat(40) } })).name,
     correct: (o) => o === 'n'.repeat(40),
     faulty: (o) => o === 'n'.repeat(32),
+  },
+  'nat-rule-note-varchar-255': {
+    observe: async (h) =>
+      jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: 'n'.repeat(300) } })).note,
+    correct: (o) => o === 'n'.repeat(300),
+    faulty: (o) => o === 'n'.repeat(255),
   },
   'nat-rule-nul-in-text-500': {
     observe: async (h) => (await h.call('PATCH', natRulePath(h), { json: { note: 'a\u0000b' } })).status,

@@ -46,7 +46,15 @@ export function natRuleUpdate(internalIp: unknown) {
  * refuses mid-statement), or reading as a number (a column of numeric affinity). Which lengths and characters a field allows is not shown.
  */
 const paddedText = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).map((text) => ` ${text}  `);
-const longText = fc.stringMatching(/^[a-z][a-z0-9-]{40,90}$/);
+const longText = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9-]{40,90}$/),
+  // Past the common column widths: VARCHAR(255), and 1024 or 4096 where a framework caps text.
+  fc
+    .tuple(fc.constantFrom(256, 1_025, 4_097), fc.nat({ max: 40 }), fc.stringMatching(/^[a-z0-9]{1,8}$/))
+    .map(([past, extra, stem]) =>
+      `${stem}-${'0123456789'.repeat(Math.ceil((past + extra) / 10))}`.slice(0, past + extra),
+    ),
+);
 // Text that reads as a number: a column of numeric affinity (SQLite NUMERIC, a loosely typed
 // store) keeps "0042" as 42 and "12.50" as 12.5.
 const numberLikeText = fc.constantFrom('0042', '12.50', '1e3', '+7', '007.0', '1_000');
@@ -84,11 +92,15 @@ export function natRulePatch(internalIp: unknown) {
  */
 const portBeyondSixteenBits = fc.integer({ min: 65_536, max: 99_999 });
 
-/** The same awkward values in every run, whatever the depth: padded, long, NUL-holding or number-like text, a port past 16 bits. */
+/**
+ * The same awkward values in every run, whatever the depth: padded, long (past 40 and past 255
+ * characters), NUL-holding or number-like text, a port past 16 bits.
+ */
 export const awkwardValueUpdates = [
   { external_port: 70_000 },
   { note: '  spaced note ' },
   { name: `edge-${'0123456789'.repeat(4)}` },
+  { note: `note-${'0123456789'.repeat(30)}` },
   { note: 'nul\u0000inside' },
   { note: '0042' },
 ];

@@ -420,7 +420,7 @@ export const rules: readonly RuleEntry[] = [
       'Specific workspaces | Token may access only the selected workspaces; requests to others return `403 Forbidden`.',
     ],
     latitude:
-      'A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders, or the forbidden one as `workspace_id[]`) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace. Nor may a forbidden workspace named in a tenant header (`X-Workspace-Id`, `X-Tenant-Id`) beside the allowed `workspace_id`: the document scopes a request by its query parameter only, so the header is ignored or refused. Both are judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same), and by asking for a restore of the primary workspace with an identity kept out of it, through a workspace it may use with the primary riding along: it must not be served (a list can come from a cache keyed by the workspace the policy read; one resource shows the handler\'s reading). That part needs an identity whose policy selects the secondary workspace and not the primary one.',
+      "A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders, or the forbidden one as `workspace_id[]`) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace. Nor may a forbidden workspace named in a tenant header (`X-Workspace-Id`, `X-Tenant-Id`) beside the allowed `workspace_id`: the document scopes a request by its query parameter only, so the header is ignored or refused. Both are judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same), and by asking for a restore of the primary workspace with an identity kept out of it, through a workspace it may use with the primary riding along: it must not be served (a list can come from a cache keyed by the workspace the policy read; one resource shows the handler's reading). That part needs an identity whose policy selects the secondary workspace and not the primary one.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity with a workspace list that leaves out a profile workspace'],
@@ -447,7 +447,7 @@ export const rules: readonly RuleEntry[] = [
       },
       {
         mechanism: 'parameter-pollution',
-        how: 'With `workspace_id` given twice, the policy middleware checks the first value and the handler serves the last, so an allowed workspace carries a forbidden one past the check; a gateway caching lists by the workspace its policy read answers the list from the allowed workspace\'s cache, while a read of one resource reaches the handler.',
+        how: "With `workspace_id` given twice, the policy middleware checks the first value and the handler serves the last, so an allowed workspace carries a forbidden one past the check; a gateway caching lists by the workspace its policy read answers the list from the allowed workspace's cache, while a read of one resource reaches the handler.",
       },
       {
         mechanism: 'client-set-internal-header',

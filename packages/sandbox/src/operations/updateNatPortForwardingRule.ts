@@ -187,9 +187,12 @@ function storedForm(changes: RuleUpdate, fault: string | undefined): RuleUpdate 
       const value = stored[port];
       if (typeof value === 'number' && value > 65_535) stored[port] = 65_535;
     }
-  // A VARCHAR(32) name column with strict mode off keeps the first 32 characters.
+  // A VARCHAR(32) name column, or a VARCHAR(255) note column, with strict mode off keeps the
+  // first 32 (255) characters.
   if (fault === 'nat-rule-name-varchar-32' && typeof stored.name === 'string')
     stored.name = [...stored.name].slice(0, 32).join('');
+  if (fault === 'nat-rule-note-varchar-255' && typeof stored.note === 'string')
+    stored.note = [...stored.note].slice(0, 255).join('');
   // A utf8mb3 text column (strict mode off) cuts a value at its first 4-byte character.
   if (fault === 'nat-rule-text-utf8mb3')
     for (const text of ['name', 'note'] as const) {
