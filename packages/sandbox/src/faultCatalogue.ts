@@ -1145,6 +1145,13 @@ export const faultCatalogue = [
     description:
       "The schedule's view maps frequency, timezone, hour, minute and window but not day_of_week: a weekly policy sent day 3 shows day_of_week null.",
   },
+  {
+    id: 'backup-day-of-week-zero-read-as-none',
+    rule: 'BACKUP-2',
+    mechanism: 'falsy-default',
+    description:
+      'The schedule keeps its day with `day_of_week or None`: a weekly policy sent day 0 (the first day where days count from 0) shows day_of_week null.',
+  },
   // ---- stop 34: resources made for the run prove what a refused or retried request did ----
   {
     id: 'release-removed-before-workspace-check',

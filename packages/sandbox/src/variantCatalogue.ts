@@ -168,6 +168,12 @@ export const variantCatalogue = [
     description:
       "A NAT rule update moving internal_ip outside the VPC's subnet (10.0.1.0/26) is refused with 400: which addresses a VPC accepts is not shown.",
   },
+  {
+    id: 'backup-days-counted-from-1',
+    gap: 'NS-FIELD-BOUNDS',
+    description:
+      'Days of the week count from 1 (Monday) to 7, as ISO 8601 numbers them: a schedule with day_of_week 0 is refused with 400.',
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantId = (typeof variantCatalogue)[number]['id'];

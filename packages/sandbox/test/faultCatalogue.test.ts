@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxProfile } from '../src/defaultSandboxProfile.js';
 import { faultCatalogue } from '../src/faultCatalogue.js';
+import { variantCatalogue } from '../src/variantCatalogue.js';
 import { faultProbes } from './faultProbes.js';
 import { type Harness, startHarness } from './sandboxHarness.js';
 
@@ -32,6 +34,23 @@ describe('the fault catalogue', () => {
 
   it('has faults of at least 20 distinct mechanisms: bugs of many causes, not one cause per rule', () => {
     expect(new Set(faultCatalogue.map((fault) => fault.mechanism)).size).toBeGreaterThanOrEqual(20);
+  });
+
+  it("is the README's fault and variant tables, row for row, in catalogue order", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const cell = (text: string) => text.replaceAll('|', '\\|');
+    const rowsAfter = (header: string) => {
+      const lines = readme.split('\n');
+      const start = lines.indexOf(header) + 2;
+      const end = lines.findIndex((line, index) => index >= start && !line.startsWith('| '));
+      return lines.slice(start, end);
+    };
+    expect(rowsAfter('| Fault | Rule | Mechanism | What breaks |')).toEqual(
+      faultCatalogue.map((f) => `| \`${f.id}\` | ${f.rule} | ${f.mechanism} | ${cell(f.description)} |`),
+    );
+    expect(rowsAfter('| Variant | Gap | Choice |')).toEqual(
+      variantCatalogue.map((v) => `| \`${v.id}\` | ${v.gap} | ${cell(v.description)} |`),
+    );
   });
 
   it('has a probe for every fault and no probe for a fault that does not exist', () => {

@@ -922,6 +922,14 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === 3,
     faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === null,
   },
+  'backup-day-of-week-zero-read-as-none': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), {
+        json: { schedule: { frequency: 'weekly', day_of_week: 0 } },
+      }),
+    correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === 0,
+    faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === null,
+  },
   'backup-partial-schedule-zeroed': {
     observe: async (h) => {
       const answer = await h.call('POST', paths.enableBackups(gpuVm(h)), {

@@ -134,6 +134,19 @@ const variantProbes: Record<VariantId, VariantProbe> = {
     byDefault: (o) => JSON.stringify(o) === '[200,200]',
     withVariant: (o) => JSON.stringify(o) === '[200,400]',
   },
+  'backup-days-counted-from-1': {
+    // A weekly schedule on day 0, then on day 7.
+    observe: async (h) => {
+      const vms = h.profile.resources?.gpuVmIds ?? [];
+      const enable = (vmId: string, day: number) =>
+        h.call('POST', paths.enableBackups(vmId), {
+          json: { schedule: { frequency: 'weekly', day_of_week: day } },
+        });
+      return [(await enable(vms[0] ?? '', 0)).status, (await enable(vms[1] ?? '', 7)).status];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[200,200]',
+    withVariant: (o) => JSON.stringify(o) === '[400,200]',
+  },
   'uuid-identifiers': {
     // The ids of a new create.
     observe: async (h) => {

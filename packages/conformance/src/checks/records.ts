@@ -309,7 +309,7 @@ checks.push(
       const vms = session.plan.gpuVmsForValues;
       if (vms.length === 0)
         return t.skip(
-          'profile lists fewer than 3 resources.gpuVmIds (the third to eighth carry explicit values)',
+          'profile lists fewer than 3 resources.gpuVmIds (the third to ninth carry explicit values)',
         );
       const op = session.operation('enableGpuVmBackups');
       // One body per VM, drawn from the run's seed: each VM can be enabled once.
@@ -330,10 +330,11 @@ checks.push(
             ? { minute, window_minutes }
             : { hour, minute, window_minutes };
         const { retention_days, ...rest } = top;
-        // Three more VMs, where the profile lists them, one question each, so that a legitimate
+        // Four more VMs, where the profile lists them, one question each, so that a legitimate
         // refusal of one says nothing about the others: a weekly schedule without its day (default
         // none, not Sunday); a retention past a month (kept as sent, or refused; never capped); a
-        // full backup every day with incrementals on (kept, or refused; never turned off).
+        // full backup every day with incrementals on (kept, or refused; never turned off); a weekly
+        // schedule on day 0 (kept, or refused: whether days count from 0 is not shown).
         if (index === 3)
           return { vmId, body: { schedule: { frequency: 'weekly', timezone: 'Europe/Berlin' } } };
         if (index === 4)
@@ -347,6 +348,9 @@ checks.push(
               schedule: { frequency: 'daily', timezone: 'UTC' },
             },
           };
+        // Day 0, where a day check written `if (day_of_week)` reads no day at all.
+        if (index === 6)
+          return { vmId, body: { schedule: { frequency: 'weekly', timezone: 'UTC', day_of_week: 0 } } };
         return {
           vmId,
           // The first VM is first sent a schedule no target accepts: refused, it must leave no policy.
@@ -414,6 +418,13 @@ checks.push(
             if (isInvalidRequestRefusal(status) && (sent.retention_days ?? 0) > 30)
               return notApplicable(
                 `a retention of ${sent.retention_days} days was refused (${status}): the bounds of retention_days are not shown`,
+              );
+            if (
+              isInvalidRequestRefusal(status) &&
+              (body.schedule as { day_of_week?: unknown }).day_of_week === 0
+            )
+              return notApplicable(
+                `a weekly schedule on day_of_week 0 was refused (${status}): whether days count from 0 or from 1 is not shown`,
               );
             if (isInvalidRequestRefusal(status) && sent.full_backup_interval_days === 1)
               return notApplicable(

@@ -46,6 +46,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   }
 
   const sent = request.body as EnableBackupsBody;
+  const day = sent.schedule?.day_of_week;
+  if (behaviour.variant === 'backup-days-counted-from-1' && typeof day === 'number' && (day < 1 || day > 7))
+    return errorResult(400, 'schedule.day_of_week counts from 1 (Monday) to 7 (Sunday).');
   const body = structuredClone(sent);
   contract.applyDefaults('EnableGpuVmBackupsRequest', body);
   const schedule: BackupPolicySchedule = body.schedule ?? {};
@@ -68,6 +71,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   if (behaviour.fault === 'backup-timezone-constant') schedule.timezone = 'UTC';
   // The schedule's view lists the columns it maps, and day_of_week is not among them.
   if (behaviour.fault === 'backup-day-of-week-dropped') schedule.day_of_week = null;
+  // `day_of_week or None`: day 0 reads as no day.
+  if (behaviour.fault === 'backup-day-of-week-zero-read-as-none' && schedule.day_of_week === 0)
+    schedule.day_of_week = null;
   // A body that sends some fields is bound to the model: what it leaves out takes the column
   // defaults (1, false); only an empty body goes through the documented defaults.
   if (behaviour.fault === 'backup-partial-body-column-defaults' && Object.keys(sent).length > 0) {
