@@ -19,6 +19,12 @@ export interface AsyncStoreChoices {
   readonly updates: 'locked' | 'read-modify-write';
   /** `per-workspace`: operations are numbered by a sequence of each workspace's own (a partitioned table). */
   readonly operationIds?: 'uuid' | 'per-workspace';
+  /**
+   * `exact` (the default): keys are compared as sent. `uuid-only`: a key that is not a UUID is
+   * refused with 400 (a format the document leaves open). `case-insensitive`: keys are looked up
+   * lower-cased, as a column under a case-insensitive collation compares them.
+   */
+  readonly keys?: 'exact' | 'uuid-only' | 'case-insensitive';
 }
 
 export const CORRECT_CHOICES: AsyncStoreChoices = {
@@ -103,7 +109,7 @@ export async function startAsyncStoreServer(choices: AsyncStoreChoices): Promise
   };
 
   const keyedCreate = async (key: string, workspace: string, body: string): Promise<[number, unknown]> => {
-    const scoped = `${workspace} ${key}`;
+    const scoped = `${workspace} ${choices.keys === 'case-insensitive' ? key.toLowerCase() : key}`;
     let done = (): void => undefined;
     if (choices.idempotency === 'wait-for-first') {
       // A copy waits for the request holding its key; the check and the claim are one step.
@@ -167,6 +173,8 @@ export async function startAsyncStoreServer(choices: AsyncStoreChoices): Promise
       const key = req.headers['x-idempotency-key'];
       if (typeof key !== 'string' || key === '')
         return json(res, 400, { detail: 'X-Idempotency-Key is required.' });
+      if (choices.keys === 'uuid-only' && !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(key))
+        return json(res, 400, { detail: 'X-Idempotency-Key must be a UUID.' });
       const [status, record] = await keyedCreate(key, workspace, body);
       return json(res, status, record);
     }

@@ -1117,6 +1117,13 @@ export const faultCatalogue = [
       'Idempotency keys are kept in a VARCHAR(64) column (MySQL, strict mode off): two keys that share their first 64 characters are one key, so the second create is answered as a replay of the first.',
   },
   {
+    id: 'idempotency-key-case-insensitive',
+    rule: 'IDEM-2',
+    mechanism: 'loose-comparison',
+    description:
+      "Idempotency keys are kept in a column under MySQL's default collation (utf8mb4_0900_ai_ci), which compares without regard to case: a create whose key differs from an earlier one only in letter case is answered as a replay of it.",
+  },
+  {
     id: 'idempotency-key-global',
     rule: 'ISO-1',
     mechanism: 'global-key-space',

@@ -224,8 +224,14 @@ export function createRequestListener(
     // Keys kept per workspace (a variant): a reuse elsewhere is a new request, not a refused one.
     // The idempotency-answer-by-body fault remembers answers by the request's fingerprint alone:
     // a create with a key of its own and the body of an earlier one is answered as its replay.
-    // The idempotency-key-cut-at-64 fault keeps keys in a VARCHAR(64) column (strict mode off).
-    const kept = behaviour.fault === 'idempotency-key-cut-at-64' ? key.slice(0, 64) : key;
+    // The idempotency-key-cut-at-64 fault keeps keys in a VARCHAR(64) column (strict mode off);
+    // the idempotency-key-case-insensitive fault under a case-insensitive collation.
+    const kept =
+      behaviour.fault === 'idempotency-key-cut-at-64'
+        ? key.slice(0, 64)
+        : behaviour.fault === 'idempotency-key-case-insensitive'
+          ? key.toLowerCase()
+          : key;
     const stored =
       behaviour.fault === 'idempotency-answer-by-body'
         ? fingerprint

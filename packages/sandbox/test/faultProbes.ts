@@ -1077,6 +1077,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (same) => same === false,
     faulty: (same) => same === true,
   },
+  'idempotency-key-case-insensitive': {
+    observe: async (h) => {
+      const first = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'Key-ABC' });
+      const second = await h.call('POST', paths.cloudVms, { json: createBody, idempotencyKey: 'key-abc' });
+      return jsonObject(first).operation_id === jsonObject(second).operation_id;
+    },
+    correct: (same) => same === false,
+    faulty: (same) => same === true,
+  },
   'idempotency-key-global': {
     // One key and body: a create in the primary workspace, then the same in the secondary one.
     observe: async (h) => {

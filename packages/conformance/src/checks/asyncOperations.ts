@@ -14,7 +14,7 @@ import {
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
-import { expectStatus, is4xx, RuleViolation } from './ruleViolation.js';
+import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
 
 // Made once (see generate/authorization.ts): a string arbitrary is costly to make, not to reuse.
@@ -117,27 +117,46 @@ checks.push(
   }),
 );
 
-/** Keys longer than a narrow key column (a VARCHAR(64)): alike up to their last character. */
-const longKeys = (): [string, string] => {
-  const shared = `conformance-${'k'.repeat(64)}-${randomUUID()}-`;
-  return [`${shared}1`, `${shared}2`];
-};
+/**
+ * Two different keys a key store may take for one: longer than a narrow key column (a
+ * VARCHAR(64)) and alike up to their last character, or alike but for letter case (a key column
+ * under a case-insensitive collation, MySQL's default).
+ */
+const DIFFERENT_KEYS = {
+  'sharing a long beginning': () => {
+    const shared = `conformance-${'k'.repeat(64)}-${randomUUID()}-`;
+    return {
+      keys: [`${shared}1`, `${shared}2`] as const,
+      how: `differ only in character ${shared.length + 1}`,
+      misread: 'the second key was read as the first (a key cut short)',
+    };
+  },
+  'differing in letter case': () => {
+    const key = `Conformance-${randomUUID().toUpperCase()}`;
+    return {
+      keys: [key, key.toLowerCase()] as const,
+      how: 'differ only in letter case',
+      misread: 'the second key was read as the first (keys compared without regard to case)',
+    };
+  },
+} as const;
 
 checks.push(
   defineCheck(
     'IDEM-2',
-    'creates with different keys that share a long beginning are different creates, never one replayed for the other',
+    'creates with different keys are different creates, never one replayed for the other: keys sharing a long beginning, keys differing in letter case',
     async (t) => {
       t.requireMutations();
       const session = t.session;
       const op = session.operation('createCloudVm');
+      const kinds = Object.keys(DIFFERENT_KEYS) as (keyof typeof DIFFERENT_KEYS)[];
       await t.check(
-        fc.constant('two long keys'),
-        async () => {
-          // Two creates whose keys differ only in their last character: a store comparing a cut
-          // key takes the second for a retry of the first. Each names its own VM (a target may
-          // refuse a second VM of the same name).
-          const [firstKey, secondKey] = longKeys();
+        fc.constantFrom(...kinds),
+        async (kind) => {
+          // Two creates under keys a store may confuse: one that does takes the second for a retry
+          // of the first. Each names its own VM (a target may refuse a second VM of the same name).
+          const { keys, how, misread } = DIFFERENT_KEYS[kind]();
+          const [firstKey, secondKey] = keys;
           const create = (idempotencyKey: string) =>
             session.http.send(operationRequest(op, session, 'probe', { idempotencyKey }));
           const first = await create(firstKey);
@@ -147,23 +166,36 @@ checks.push(
             );
           if (is4xx(first.response.status))
             return notApplicable(
-              `a create with a ${firstKey.length}-character X-Idempotency-Key was refused (${first.response.status}): how long a key may be is not shown`,
+              `a create with the X-Idempotency-Key ${JSON.stringify(firstKey)} was refused (${first.response.status}): which keys a target accepts is not shown`,
             );
           const one = expectAcceptanceIds(first);
           t.recordCreated('cloud VM', one.vmId, CLOUD_VM_NOT_CLEANED);
-          // The second key is as long as the first, which was accepted: it is a create of its own.
           const second = await create(secondKey);
+          if (kind === 'differing in letter case' && is4xx(second.response.status)) {
+            // Refused as a reuse of the first key with another body, or a lower-case key refused
+            // for its form: a fresh lower-case key tells which.
+            const fresh = await create(`conformance-${randomUUID()}`);
+            if (!is2xx(fresh.response.status))
+              return notApplicable(
+                `a create with the X-Idempotency-Key ${JSON.stringify(secondKey)} was refused (${second.response.status}), and so was one with another lower-case key (${fresh.response.status}): which keys a target accepts is not shown`,
+              );
+            t.recordCreated('cloud VM', expectAcceptanceIds(fresh).vmId, CLOUD_VM_NOT_CLEANED);
+            throw new RuleViolation(
+              `a create with the X-Idempotency-Key ${JSON.stringify(secondKey)} was refused (${second.response.status}) after one with ${JSON.stringify(firstKey)} was accepted, while a create with another lower-case key was accepted (${fresh.response.status}): the target read the second key as the first (keys compared without regard to case) and refused the second create as a reuse of it with another request`,
+              second,
+            );
+          }
           const other = expectAcceptanceIds(second);
           if (other.vmId !== one.vmId) t.recordCreated('cloud VM', other.vmId, CLOUD_VM_NOT_CLEANED);
           const shared = sharedIds(one, other);
           if (shared.length > 0)
             throw new RuleViolation(
-              `two creates whose X-Idempotency-Keys differ only in character ${firstKey.length} were answered with the same ${shared.join(' and ')}: the second key was read as the first (a key cut short), so the second create never started`,
+              `two creates whose X-Idempotency-Keys ${how} (${JSON.stringify(firstKey)}, then ${JSON.stringify(secondKey)}) were answered with the same ${shared.join(' and ')}: ${misread}, so the second create never started`,
               second,
             );
           return observed;
         },
-        { maxRuns: 1 },
+        { examples: kinds, exhaustive: true, independent: true },
       );
     },
   ),

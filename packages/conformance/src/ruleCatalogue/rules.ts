@@ -676,7 +676,7 @@ export const rules: readonly RuleEntry[] = [
       'Idempotency: the same `X-Idempotency-Key` may be reused when retrying a VM create, delete or power request.',
     ],
     latitude:
-      'Only identical requests are replayed (A-IDEMPOTENCY-KEY-FORMAT). How long a key is remembered is not shown (A-IDEMPOTENCY-RETENTION): at the end of the run a create accepted at most a minute before is retried once the requestTimeoutMs of the profile (default 10 s) has passed since its answer, with at least two other keys accepted in between, and must name the same operation and VM; a late retry refused with a 4xx is no verdict (nothing started twice, and a forgotten key cannot be told from a refused one).',
+      'Only identical requests are replayed (A-IDEMPOTENCY-KEY-FORMAT); keys are strings compared exactly, so two keys that share a long beginning or differ only in letter case are two keys (a create with either refused is no verdict). How long a key is remembered is not shown (A-IDEMPOTENCY-RETENTION): at the end of the run a create accepted at most a minute before is retried once the requestTimeoutMs of the profile (default 10 s) has passed since its answer, with at least two other keys accepted in between, and must name the same operation and VM; a late retry refused with a 4xx is no verdict (nothing started twice, and a forgotten key cannot be told from a refused one).',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true'],
@@ -684,6 +684,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'column-truncation',
         how: 'Keys are kept in a VARCHAR(64) column with strict mode off, so two long keys that share their first 64 characters are one key and the second create is answered as a replay of the first.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: "Keys are kept under MySQL's default collation (utf8mb4_0900_ai_ci), which compares without regard to case, so a create whose key differs from an earlier one only in letter case is answered as a replay of it.",
       },
       {
         mechanism: 'missing-lookup',

@@ -64,7 +64,7 @@ export const threatMechanisms = {
   'local-timezone':
     "A time is written in the server's local time zone (a container's TZ, a naive datetime) instead of UTC.",
   'loose-comparison':
-    'Values are compared by truthiness, substring, prefix or coercing equality instead of exact equality (`"false"` is truthy, `"1042,1043".includes("104")`).',
+    'Values are compared by truthiness, substring, prefix, coercing equality or without regard to case (a case-insensitive collation) instead of exact equality (`"false"` is truthy, `"1042,1043".includes("104")`).',
   'lost-update':
     'A record is read, the handler awaits, and the whole record it read is written back with its change on top: an update that landed in between is lost.',
   'existence-leak':
