@@ -1153,6 +1153,13 @@ export const faultCatalogue = [
       "The schedule's view maps frequency, timezone, hour, minute and window but not day_of_week: a weekly policy sent day 3 shows day_of_week null.",
   },
   {
+    id: 'backup-hour-zero-read-as-default',
+    rule: 'BACKUP-2',
+    mechanism: 'falsy-default',
+    description:
+      'The schedule takes its hour with `hour || 20`: a schedule sent hour 0 (midnight) shows hour 20, the default.',
+  },
+  {
     id: 'backup-day-of-week-zero-read-as-none',
     rule: 'BACKUP-2',
     mechanism: 'falsy-default',

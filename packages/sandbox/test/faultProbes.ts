@@ -922,6 +922,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === 3,
     faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).day_of_week === null,
   },
+  'backup-hour-zero-read-as-default': {
+    observe: (h) =>
+      h.call('POST', paths.enableBackups(gpuVm(h)), { json: { schedule: { frequency: 'daily', hour: 0 } } }),
+    correct: (a) => (jsonObject(a).schedule as Record<string, unknown>).hour === 0,
+    faulty: (a) => (jsonObject(a).schedule as Record<string, unknown>).hour === 20,
+  },
   'backup-day-of-week-zero-read-as-none': {
     observe: (h) =>
       h.call('POST', paths.enableBackups(gpuVm(h)), {

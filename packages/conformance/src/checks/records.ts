@@ -324,11 +324,12 @@ checks.push(
         // default, a zero value or the server's own zone. The first leaves out the hour of its
         // hourly schedule ("hour ... 20" whatever the frequency, not a null "unused for hourly").
         const partial = index === 2;
+        // The second sends hour 0 in every run: `hour || 20` reads midnight as the default.
         const times = partial
           ? {}
           : index === 0
             ? { minute, window_minutes }
-            : { hour, minute, window_minutes };
+            : { hour: index === 1 ? 0 : hour, minute, window_minutes };
         const { retention_days, ...rest } = top;
         // Four more VMs, where the profile lists them, one question each, so that a legitimate
         // refusal of one says nothing about the others: a weekly schedule without its day (default

@@ -71,6 +71,8 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   if (behaviour.fault === 'backup-timezone-constant') schedule.timezone = 'UTC';
   // The schedule's view lists the columns it maps, and day_of_week is not among them.
   if (behaviour.fault === 'backup-day-of-week-dropped') schedule.day_of_week = null;
+  // `hour || 20`: midnight reads as the default.
+  if (behaviour.fault === 'backup-hour-zero-read-as-default' && schedule.hour === 0) schedule.hour = 20;
   // `day_of_week or None`: day 0 reads as no day.
   if (behaviour.fault === 'backup-day-of-week-zero-read-as-none' && schedule.day_of_week === 0)
     schedule.day_of_week = null;
