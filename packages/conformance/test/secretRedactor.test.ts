@@ -53,7 +53,7 @@ describe('secret redactor', () => {
     expect(redactor.secrets).toEqual(['Rv7kQ9x']);
   });
 
-  it("property: no run of 8 or more characters of a token's random part, a letter among them, survives, wherever it is cut", () => {
+  it("property: no run of 8 or more characters of a token's random part, a letter among them, survives, wherever it is cut, as sent, reversed or in one letter case", () => {
     const body = fc.string({
       unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789'),
       minLength: 16,
@@ -66,15 +66,22 @@ describe('secret redactor', () => {
         fc.nat(),
         fc.nat(),
         surrounding,
-        (prefix, tokenBody, from, size, around) => {
+        fc.constantFrom<[string, (text: string) => string]>(
+          ['as sent', (text) => text],
+          ['reversed', (text) => [...text].reverse().join('')],
+          ['upper case', (text) => text.toUpperCase()],
+          ['lower case', (text) => text.toLowerCase()],
+        ),
+        (prefix, tokenBody, from, size, around, [, echoed]) => {
           const start = from % (tokenBody.length - 7);
-          const piece = tokenBody.slice(start, start + 8 + (size % (tokenBody.length - start - 7)));
+          const piece = echoed(tokenBody.slice(start, start + 8 + (size % (tokenBody.length - start - 7))));
           const redacted = createSecretRedactor([`${prefix}${tokenBody}`]).redact(
             `${around}${piece}${around} ${piece}`,
           );
-          for (let i = 0; i + 8 <= tokenBody.length; i++) {
-            const run = tokenBody.slice(i, i + 8);
-            if (/\D/.test(run)) expect(redacted.includes(run), redacted).toBe(false);
+          const form = echoed(tokenBody);
+          for (let i = 0; i + 8 <= form.length; i++) {
+            const run = form.slice(i, i + 8);
+            if (/\D/.test(run) && new Set(run).size > 2) expect(redacted.includes(run), redacted).toBe(false);
           }
         },
       ),

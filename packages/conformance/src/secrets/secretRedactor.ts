@@ -38,8 +38,9 @@ const MASK_CANDIDATES = [
 
 /**
  * A token's random part (after its environment prefix) is also masked piece by piece: any run of
- * this many of its characters, so a target that echoes half a token (its tail in an error) shows
- * none of it. Only for bodies long enough that such a piece is no ordinary text.
+ * this many of its characters, as sent, reversed or in one letter case, so a target that echoes
+ * half a token (its tail in an error) shows none of it. Only for bodies long enough that such a
+ * piece is no ordinary text.
  */
 const FRAGMENT_LENGTH = 8;
 const FRAGMENT_SOURCE_MIN = 16;
@@ -226,12 +227,18 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
         if (typeof secret !== 'string' || secret.length === 0 || secrets.has(secret)) continue;
         secrets.add(secret);
         const body = TOKEN_PREFIX.test(secret) ? secret.replace(TOKEN_PREFIX, '') : '';
-        if (body.length >= FRAGMENT_SOURCE_MIN)
-          for (let i = 0; i + FRAGMENT_LENGTH <= body.length; i++) {
-            const piece = body.slice(i, i + FRAGMENT_LENGTH);
+        // Pieces of the random part as sent, reversed and in one letter case: a target that
+        // re-encodes what it echoes (its reversed tail in a debug message) shows no piece either.
+        const echoed =
+          body.length >= FRAGMENT_SOURCE_MIN
+            ? new Set([body, [...body].reverse().join(''), body.toUpperCase(), body.toLowerCase()])
+            : [];
+        for (const form of echoed)
+          for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
+            const piece = form.slice(i, i + FRAGMENT_LENGTH);
             if (!identifying(piece)) continue;
             pieces.all.add(piece);
-            pieces.starts.add(body, i);
+            pieces.starts.add(form, i);
           }
         changed = true;
       }
