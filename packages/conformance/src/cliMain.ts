@@ -2,7 +2,7 @@ import { watchLauncher } from '@cloud-api/sandbox/launcher-watch';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reporterRegistry } from './reporters/index.js';
 import { ReportWriteError } from './reporters/reportWriteError.js';
-import { releaseEarlyInterrupt } from './run/earlyInterrupt.js';
+import { handOverInterrupts } from './run/earlyInterrupt.js';
 import { runConformance } from './run/engine.js';
 import { EXIT_CODE_OF_SIGNAL, forcesExit, type StopSignal } from './run/interruptPolicy.js';
 import { cliInvocation } from './run/invocation.js';
@@ -206,10 +206,7 @@ async function main(): Promise<number> {
     );
     controller.abort(signal);
   };
-  releaseEarlyInterrupt();
-  process.on('SIGINT', () => interrupt('SIGINT'));
-  process.on('SIGTERM', () => interrupt('SIGTERM'));
-  process.on('SIGHUP', () => interrupt('SIGHUP'));
+  handOverInterrupts((signal) => interrupt(signal));
   // `npx cloud-api-conformance` runs this through `sh -c`: npm killed (SIGTERM, SIGHUP, SIGKILL)
   // leaves the run going on with nobody to read it. It stops as for a closed terminal.
   watchLauncher((launcher) => {

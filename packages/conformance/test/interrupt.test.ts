@@ -344,4 +344,29 @@ describe('Ctrl-C while the CLI is still loading', () => {
     expect(await exited).toBe(130);
     expect(stderr).toBe('\nInterrupted (SIGINT) before the run started: nothing was sent.\n');
   });
+
+  it('is not lost when it arrives while the main thread is busy loading: the run stops and exits 130', async () => {
+    const busyLoad = fileURLToPath(new URL('./fixtures/busyCliLoad.mjs', import.meta.url));
+    const out = mkdtempSync(join(tmpdir(), 'conformance-busy-load-'));
+    const child = spawn(process.execPath, ['--import', busyLoad, cliPath, '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    const busy = new Promise<void>((resolve) =>
+      child.stderr?.on('data', (chunk) => {
+        stderr += String(chunk);
+        if (stderr.includes('busy loading')) resolve();
+      }),
+    );
+    child.stdout?.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await busy;
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/Interrupted \(SIGINT\)/);
+    expect(stdout).not.toMatch(/Verdict: PASSED/);
+  });
 });
