@@ -106,6 +106,43 @@ describe('replay: the printed line reproduces the failure where it was seen', ()
     expect(elsewhere.code).toBe(0);
   });
 
+  it('a replay on the recorded target whose check now passes is no pass: it cannot tell a fix from a failure that needed the checks before it (exit 3)', async () => {
+    const out = join(dir, 'out-fixed');
+    const fixable = join(dir, 'fixable target.json');
+    writeFileSync(fixable, readFileSync(profileFile));
+    await runCli([
+      '--target',
+      fixable,
+      '--rules',
+      'WS-2',
+      '--depth',
+      '3',
+      '--seed',
+      '5',
+      '--reporter',
+      'json',
+      '--out',
+      out,
+    ]);
+    const file =
+      readFileSync(join(out, 'conformance-report.json'), 'utf8').match(/"replayFile": "([^"]+)"/)?.[1] ?? '';
+    expect(file).not.toBe('');
+    // The same profile file, now naming a target without the fault.
+    const sandbox = await loadSandboxModule();
+    const profile = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
+    const correct = await startSandboxTarget(profile);
+    try {
+      writeFileSync(fixable, JSON.stringify({ ...profile, name: 'fixed staging', baseUrl: correct.baseUrl }));
+      const fixed = await runCli(['--replay', file]);
+      expect(fixed.stdout).toMatch(
+        /Verdict: INCOMPLETE — not a pass: the recorded WS-2 failure did not reproduce when replayed alone, which does not tell a fix from a failure that needed what other checks did before it \(run the whole suite with --seed 5 to tell\)/,
+      );
+      expect(fixed.code).toBe(3);
+    } finally {
+      await correct.stop();
+    }
+  });
+
   it('an old replay file without a target asks for --target instead of replaying on the embedded sandbox', async () => {
     const old = join(dir, 'old-replay.json');
     writeFileSync(

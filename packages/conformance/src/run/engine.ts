@@ -399,6 +399,18 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       catalogue.map((rule) => rule.id),
     );
     const totals = totalsOf(rules);
+    // A replay on the target its failure was recorded on, whose check now passes, cannot tell a
+    // fix from a failure that needed what other checks did before it: not a pass. Replayed on
+    // another target (--target), the check's verdict there stands.
+    const replayed = settings.replay;
+    const onRecordedTarget =
+      replayed?.target !== undefined && replayed.target.target === prepared.environment.recordedTarget.target;
+    const notReproduced =
+      replayed !== undefined &&
+      onRecordedTarget &&
+      tests.some((t) => t.title === replayed.test && t.state === 'passed')
+        ? { rule: replayed.rule, seed: replayed.seed }
+        : undefined;
     const incompleteReasons = incompleteReasonsOf(
       {
         interrupted,
@@ -406,6 +418,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         deadlineReached,
         deadlineSeconds,
         replayNotRun: settings.replay !== undefined && results.length === 0,
+        replayNotReproduced: notReproduced,
       },
       tests,
     );
@@ -440,7 +453,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       ...(serverErrorStreak ? { serverErrorStreak } : {}),
       coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
     };
-    const replayed = settings.replay;
     if (replayed && tests.some((t) => t.title === replayed.test && t.state === 'passed'))
       (options.progress ?? rawPrint)(
         redactor.redact(

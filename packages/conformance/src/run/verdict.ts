@@ -165,6 +165,8 @@ export interface RunEnding {
   readonly deadlineSeconds: number;
   /** A replay whose check did not run at all. */
   readonly replayNotRun: boolean;
+  /** A replay on its recorded target whose check passed: the recorded failure did not come back. */
+  readonly replayNotReproduced?: { readonly rule: string; readonly seed: number } | undefined;
 }
 
 /** Why a run is incomplete, in the words the report uses; empty when it finished. */
@@ -179,6 +181,11 @@ export function incompleteReasonsOf(ending: RunEnding, tests: readonly TestOutco
       : []),
     ...(unfinished > 0 ? [`${unfinished} check${unfinished === 1 ? '' : 's'} did not finish`] : []),
     ...(ending.replayNotRun ? ['the replayed check did not run'] : []),
+    ...(ending.replayNotReproduced
+      ? [
+          `the recorded ${ending.replayNotReproduced.rule} failure did not reproduce when replayed alone, which does not tell a fix from a failure that needed what other checks did before it (run the whole suite with --seed ${ending.replayNotReproduced.seed} to tell)`,
+        ]
+      : []),
     ...(tests.length === 0 ? ['no check was selected (an empty shard?): nothing was checked'] : []),
     // A run that saw no evidence for any rule shows nothing: it is never green, strict or not,
     // whether its checks were inconclusive, skipped (a read-only profile and mutating rules) or cut
