@@ -46,21 +46,22 @@ function shell(
   });
 }
 
+/** The run whose WS-2 failure the replays below record: the faulty target serves workspace_id=0. */
+const WS2_SEED_5 = ['--rules', 'WS-2', '--depth', '3', '--seed', '5'] as const;
+
+/** Runs WS-2 (seed 5) against the target `profile` names and returns the replay file of its failure. */
+async function recordedWs2Failure(profile: string, outName: string): Promise<string> {
+  const out = join(dir, outName);
+  await runCli(['--target', profile, ...WS2_SEED_5, '--reporter', 'json', '--out', out]);
+  return (
+    readFileSync(join(out, 'conformance-report.json'), 'utf8').match(/"replayFile": "([^"]+)"/)?.[1] ?? ''
+  );
+}
+
 describe('replay: the printed line reproduces the failure where it was seen', () => {
   it('prints a replay line naming the target, which run as printed in a shell fails the same rule (exit 1)', async () => {
     const out = join(dir, 'out');
-    const run = await runCli([
-      '--target',
-      profileFile,
-      '--rules',
-      'WS-2',
-      '--depth',
-      '3',
-      '--seed',
-      '5',
-      '--out',
-      out,
-    ]);
+    const run = await runCli(['--target', profileFile, ...WS2_SEED_5, '--out', out]);
     expect(run.code).toBe(1);
     const line = /replay: (.+)$/m.exec(run.stdout)?.[1] ?? '';
     expect(line).toContain(`--target '${profileFile}'`);
@@ -82,23 +83,7 @@ describe('replay: the printed line reproduces the failure where it was seen', ()
   });
 
   it('replays elsewhere only when --target says so, and says it', async () => {
-    const out = join(dir, 'out-elsewhere');
-    await runCli([
-      '--target',
-      profileFile,
-      '--rules',
-      'WS-2',
-      '--depth',
-      '3',
-      '--seed',
-      '5',
-      '--reporter',
-      'json',
-      '--out',
-      out,
-    ]);
-    const file =
-      readFileSync(join(out, 'conformance-report.json'), 'utf8').match(/"replayFile": "([^"]+)"/)?.[1] ?? '';
+    const file = await recordedWs2Failure(profileFile, 'out-elsewhere');
     const elsewhere = await runCli(['--replay', file, '--target', 'sandbox']);
     expect(elsewhere.stderr).toMatch(
       /Replaying against sandbox, not .*faulty target\.json where the failure was recorded/,
@@ -107,25 +92,9 @@ describe('replay: the printed line reproduces the failure where it was seen', ()
   });
 
   it('a replay on the recorded target whose check now passes is no pass: it cannot tell a fix from a failure that needed the checks before it (exit 3)', async () => {
-    const out = join(dir, 'out-fixed');
     const fixable = join(dir, 'fixable target.json');
     writeFileSync(fixable, readFileSync(profileFile));
-    await runCli([
-      '--target',
-      fixable,
-      '--rules',
-      'WS-2',
-      '--depth',
-      '3',
-      '--seed',
-      '5',
-      '--reporter',
-      'json',
-      '--out',
-      out,
-    ]);
-    const file =
-      readFileSync(join(out, 'conformance-report.json'), 'utf8').match(/"replayFile": "([^"]+)"/)?.[1] ?? '';
+    const file = await recordedWs2Failure(fixable, 'out-fixed');
     expect(file).not.toBe('');
     // The same profile file, now naming a target without the fault.
     const sandbox = await loadSandboxModule();
