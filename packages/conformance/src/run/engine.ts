@@ -26,7 +26,7 @@ import {
 } from './outputDirectory.js';
 import { planChecks, plansRunAudit } from './plan.js';
 import { preflight } from './preflight.js';
-import { type ReplayCase, readReplayFile } from './replayFile.js';
+import { type RecordedTarget, type ReplayCase, readReplayFile } from './replayFile.js';
 import { PROFILE_OBJECT, type PreparedRun, prepareRun } from './runSetup.js';
 import { RunSetupError } from './runSetupError.js';
 import { serverErrorStreakTracker } from './serverErrorStreak.js';
@@ -155,6 +155,20 @@ function checkedOptions(options: RunOptions) {
     recordAudits,
     target,
   };
+}
+
+/** One target: the same profile path (or embedded target), started with the same sandbox fault and variant. */
+function sameTarget(a: RecordedTarget, b: RecordedTarget): boolean {
+  return a.target === b.target && a.sandboxFault === b.sandboxFault && a.sandboxVariant === b.sandboxVariant;
+}
+
+/** A target as a notice names it: `sandbox (fault accept-zero-workspace-id)`. */
+function targetName(target: RecordedTarget): string {
+  const started = [
+    ...(target.sandboxFault ? [`fault ${target.sandboxFault}`] : []),
+    ...(target.sandboxVariant ? [`variant ${target.sandboxVariant}`] : []),
+  ];
+  return started.length > 0 ? `${target.target} (${started.join(', ')})` : target.target;
 }
 
 /**
@@ -304,10 +318,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     if (recorded) {
       const now = environment.recordedTarget;
       const notice = options.progress ?? rawPrint;
-      if (now.target !== recorded.target)
+      if (!sameTarget(now, recorded))
         notice(
           redactor.redact(
-            `Replaying against ${now.target}, not ${recorded.target} where the failure was recorded (--target was given).`,
+            `Replaying against ${targetName(now)}, not ${targetName(recorded)} where the failure was recorded (--target was given).`,
           ),
         );
       else if (now.profileDigest !== recorded.profileDigest)
@@ -404,7 +418,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     // another target (--target), the check's verdict there stands.
     const replayed = settings.replay;
     const onRecordedTarget =
-      replayed?.target !== undefined && replayed.target.target === prepared.environment.recordedTarget.target;
+      replayed?.target !== undefined && sameTarget(prepared.environment.recordedTarget, replayed.target);
     const notReproduced =
       replayed !== undefined &&
       onRecordedTarget &&

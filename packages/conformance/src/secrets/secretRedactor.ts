@@ -38,8 +38,8 @@ const MASK_CANDIDATES = [
 
 /**
  * A token's random part (after its environment prefix) is also masked piece by piece: any run of
- * this many of its characters, as sent, reversed or in one letter case, so a target that echoes
- * half a token (its tail in an error) shows none of it. Only for bodies long enough that such a
+ * this many of its characters, as sent or reversed, so a target that echoes half a token (its
+ * tail in an error) shows none of it. Only for bodies long enough that such a
  * piece is no ordinary text.
  */
 const FRAGMENT_LENGTH = 8;
@@ -227,12 +227,10 @@ export function createSecretRedactor(initial: readonly string[] = []): SecretRed
         if (typeof secret !== 'string' || secret.length === 0 || secrets.has(secret)) continue;
         secrets.add(secret);
         const body = TOKEN_PREFIX.test(secret) ? secret.replace(TOKEN_PREFIX, '') : '';
-        // Pieces of the random part as sent, reversed and in one letter case: a target that
-        // re-encodes what it echoes (its reversed tail in a debug message) shows no piece either.
-        const echoed =
-          body.length >= FRAGMENT_SOURCE_MIN
-            ? new Set([body, [...body].reverse().join(''), body.toUpperCase(), body.toLowerCase()])
-            : [];
+        // Pieces of the random part as sent and reversed: a target that echoes a tail reversed
+        // (a debug message) shows no piece either. Not in another letter case: a token holding
+        // a word would then mask that word in every environment variable's name.
+        const echoed = body.length >= FRAGMENT_SOURCE_MIN ? [body, [...body].reverse().join('')] : [];
         for (const form of echoed)
           for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
             const piece = form.slice(i, i + FRAGMENT_LENGTH);
