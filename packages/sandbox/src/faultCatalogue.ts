@@ -333,6 +333,13 @@ export const faultCatalogue = [
     description: 'Error bodies carry `message` instead of `detail`.',
   },
   {
+    id: 'router-errors-html',
+    rule: 'ERR-1',
+    mechanism: 'framework-default',
+    description:
+      'The application\'s errors are JSON, but a request no route takes (a path no endpoint has, a method the path does not take) falls through to Express\'s final handler: an HTML 404 "Cannot GET …".',
+  },
+  {
     id: 'error-detail-number',
     mechanism: 'wrong-serialisation',
     rule: 'ERR-1',

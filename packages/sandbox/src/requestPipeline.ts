@@ -272,6 +272,17 @@ export function createRequestListener(
         ? pathname.replace(/\/$/, '')
         : routedPath(pathname),
     );
+    // Express's final handler: a request no route takes, whatever its method, gets its HTML 404.
+    if (
+      behaviour.fault === 'router-errors-html' &&
+      (match.kind === 'not-found' || match.kind === 'method-not-allowed')
+    ) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!DOCTYPE html><html><body><pre>Cannot ${method} ${pathname.slice(0, 200)}</pre></body></html>`,
+      );
+      return;
+    }
     if (match.kind === 'not-found') {
       writer.sendError(
         res,

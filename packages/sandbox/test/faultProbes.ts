@@ -1236,6 +1236,14 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 'n'.repeat(300),
     faulty: (o) => o === 'n'.repeat(255),
   },
+  'router-errors-html': {
+    observe: async (h) => {
+      const answer = await h.call('GET', '/no-such-route');
+      return { status: answer.status, type: answer.headers['content-type'] ?? '' };
+    },
+    correct: (o) => (o as { type: string }).type.startsWith('application/json'),
+    faulty: (o) => (o as { type: string }).type.startsWith('text/html'),
+  },
   'nat-rule-nul-in-text-500': {
     observe: async (h) => (await h.call('PATCH', natRulePath(h), { json: { note: 'a\u0000b' } })).status,
     correct: (o) => o === 200,

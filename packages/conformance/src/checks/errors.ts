@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { malformedBody } from '../generate/bodies.js';
 import { missingId, operationRequest, usableOperations } from '../generate/operationRequest.js';
@@ -5,7 +6,7 @@ import { anyOperation, everyPair } from '../generate/operations.js';
 import { OTHER_ACCEPTS } from '../generate/otherAccepts.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
 import type { Session } from '../session/session.js';
-import type { Exchange } from '../transport/exchange.js';
+import type { ApiRequest, Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import { keepingNatRule, readNatRule } from './natRuleReader.js';
@@ -71,6 +72,68 @@ checks.push(
       },
     );
   }),
+);
+
+/**
+ * Requests only a router answers, before any handler of the application runs: a path under the
+ * base that no endpoint has, and a GET on a path the document gives another method (POST or
+ * PATCH only). Only GETs: a path may hold an endpoint the document does not show, and a GET
+ * there changes nothing.
+ */
+function routerOnlyRequests(session: Session): { readonly what: string; readonly request: ApiRequest }[] {
+  const listing = operationRequest(session.operation('listBuckets'), session, 'positive');
+  const unknown = `/conformance-no-such-route-${randomUUID().slice(0, 8)}`;
+  const otherMethod = usableOperations(session, 'positive')
+    .filter((op) => op.method.toUpperCase() === 'POST' || op.method.toUpperCase() === 'PATCH')
+    .map((op) => {
+      const { body: _body, ...request } = operationRequest(op, session, 'positive', {
+        idempotencyKey: null,
+        contentType: null,
+      });
+      return {
+        what: `GET ${op.path} (the document gives it ${op.method.toUpperCase()} only)`,
+        request: { ...request, method: 'GET' },
+      };
+    });
+  return [
+    { what: `GET ${unknown}, a path no endpoint has`, request: { ...listing, path: unknown } },
+    {
+      what: `GET ${unknown} without an Authorization header`,
+      request: { ...listing, path: unknown, headers: withoutAuthorization(listing.headers) },
+    },
+    {
+      what: `GET /compute${unknown}, under a product area`,
+      request: { ...listing, path: `/compute${unknown}` },
+    },
+    ...otherMethod,
+  ];
+}
+
+const withoutAuthorization = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+
+checks.push(
+  defineCheck(
+    'ERR-1',
+    'errors a router answers before any handler (a path no endpoint has, a method the path does not take) are JSON objects with a string detail too',
+    async (t) => {
+      const session = t.session;
+      const cases = routerOnlyRequests(session);
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ what, request }) => {
+          const exchange = await session.http.send(request);
+          // A success is an endpoint the document does not show: no error to judge.
+          if (exchange.response.status < 400)
+            return notApplicable(
+              `${what} answered ${exchange.response.status}: an endpoint the document does not show`,
+            );
+          return judgedError(exchange, request.path, what);
+        },
+        { examples: cases, exhaustive: true, independent: true },
+      );
+    },
+  ),
 );
 
 checks.push(

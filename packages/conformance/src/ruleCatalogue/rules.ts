@@ -912,7 +912,7 @@ export const rules: readonly RuleEntry[] = [
       'Errors return a JSON object with a `detail` field. Example shape: `detail` is a human-readable string.',
     ],
     latitude:
-      'Internal structure of the `ErrorDetail` type: not shown — extra fields pass. Errors asked with another Accept header (XML, a browser list, plain text, */*) are still JSON objects with detail: "All responses are JSON."',
+      'Internal structure of the `ErrorDetail` type: not shown — extra fields pass. Errors asked with another Accept header (XML, a browser list, plain text, */*) are still JSON objects with detail: "All responses are JSON." So are the errors a router answers before any handler: a GET on a path no endpoint has (with and without a token, at the base and under a product area) and a GET on a path the document gives POST or PATCH only; only GETs are sent there (a path may hold an endpoint the document does not show), and a success is no verdict.',
     targets: ALL,
     threats: [
       {
