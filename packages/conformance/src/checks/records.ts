@@ -299,6 +299,16 @@ const explicitBackupValues = fc
     full_backup_interval_days: Math.min(values.full_backup_interval_days, values.retention_days),
   }));
 
+/** What BACKUP-2 asks of each of its GPU VMs (the profile's third to eighth), in order. */
+const BACKUP_2_QUESTIONS = [
+  'an hourly schedule with explicit values, after a refused enable that must leave no policy',
+  'a daily schedule at hour 0 with explicit values',
+  'a partial body on day_of_week 0 whose unsent fields take their defaults',
+  'a weekly schedule without day_of_week (none invented)',
+  'a retention of 35 days (kept or refused, never capped)',
+  'daily full backups with incrementals on (kept or refused, never turned off)',
+] as const;
+
 checks.push(
   defineCheck(
     'BACKUP-2',
@@ -309,7 +319,14 @@ checks.push(
       const vms = session.plan.gpuVmsForValues;
       if (vms.length === 0)
         return t.skip(
-          'profile lists fewer than 3 resources.gpuVmIds (the third to ninth carry explicit values)',
+          'profile lists fewer than 3 resources.gpuVmIds (the third to eighth carry explicit values)',
+        );
+      // Each VM past the profile's last asks its question of no one: said, never passed over.
+      const unasked = BACKUP_2_QUESTIONS.slice(vms.length);
+      if (unasked.length > 0)
+        t.notChecked(
+          unasked.join('; '),
+          `list ${unasked.length} more GPU VM${unasked.length === 1 ? '' : 's'} without a backup policy in resources.gpuVmIds (BACKUP-2 asks one question of each of the third to eighth)`,
         );
       const op = session.operation('enableGpuVmBackups');
       // One body per VM, drawn from the run's seed: each VM can be enabled once.
@@ -321,7 +338,8 @@ checks.push(
         const incremental_enabled = index === 0 ? false : index === 1 ? true : top.incremental_enabled;
         // The third sends a partial body (retention only) and a partial schedule (its frequency and
         // day only): the fields it leaves out take their documented defaults, not an ORM's column
-        // default, a zero value or the server's own zone. The first leaves out the hour of its
+        // default, a zero value or the server's own zone. Its day is 0, where `day_of_week or None`
+        // reads no day; refused (whether days count from 0 is not shown), it is sent again with day 3. The first leaves out the hour of its
         // hourly schedule ("hour ... 20" whatever the frequency, not a null "unused for hourly").
         const partial = index === 2;
         // The second sends hour 0 in every run: `hour || 20` reads midnight as the default.
@@ -331,11 +349,10 @@ checks.push(
             ? { minute, window_minutes }
             : { hour: index === 1 ? 0 : hour, minute, window_minutes };
         const { retention_days, ...rest } = top;
-        // Four more VMs, where the profile lists them, one question each, so that a legitimate
+        // Three more VMs, where the profile lists them, one question each, so that a legitimate
         // refusal of one says nothing about the others: a weekly schedule without its day (default
         // none, not Sunday); a retention past a month (kept as sent, or refused; never capped); a
-        // full backup every day with incrementals on (kept, or refused; never turned off); a weekly
-        // schedule on day 0 (kept, or refused: whether days count from 0 is not shown).
+        // full backup every day with incrementals on (kept, or refused; never turned off).
         if (index === 3)
           return { vmId, body: { schedule: { frequency: 'weekly', timezone: 'Europe/Berlin' } } };
         if (index === 4)
@@ -349,13 +366,11 @@ checks.push(
               schedule: { frequency: 'daily', timezone: 'UTC' },
             },
           };
-        // Day 0, where a day check written `if (day_of_week)` reads no day at all.
-        if (index === 6)
-          return { vmId, body: { schedule: { frequency: 'weekly', timezone: 'UTC', day_of_week: 0 } } };
         return {
           vmId,
           // The first VM is first sent a schedule no target accepts: refused, it must leave no policy.
           ...(index === 0 ? { refusedFirst: true } : {}),
+          ...(partial ? { dayZeroFirst: true } : {}),
           body: {
             // The partial body's full backups come every 7 days (the default): no rarer than its retention.
             retention_days: partial ? Math.max(retention_days, 7) : retention_days,
@@ -365,7 +380,7 @@ checks.push(
             schedule: {
               frequency,
               ...(partial
-                ? { day_of_week: 3 }
+                ? { day_of_week: 0 }
                 : (SCHEDULE_PLACES[index % SCHEDULE_PLACES.length] as SchedulePlace)),
               ...times,
             },
@@ -373,26 +388,39 @@ checks.push(
         };
       });
       const enabled = new Map<string, Record<string, unknown>>();
-      const refusedBefore = new Map<string, Exchange>();
+      // The body each VM's policy was created with, when it is not its case's first body.
+      const acceptedBodies = new Map<string, Record<string, unknown>>();
+      // Each VM's refused enable before its first accepted one, and what made it invalid.
+      const refusedBefore = new Map<string, { readonly exchange: Exchange; readonly what: string }>();
+      const enable = (vmId: string, body: unknown) =>
+        session.http.send(
+          operationRequest(op, session, 'positive', { pathIds: { vm_id: vmId }, body: JSON.stringify(body) }),
+        );
       await t.check(
         fc.constantFrom(...cases),
-        async ({ vmId, body, ...c }): Promise<CaseVerdict> => {
+        async ({ vmId, body: caseBody, ...c }): Promise<CaseVerdict> => {
           if ('refusedFirst' in c && !enabled.has(vmId) && !refusedBefore.has(vmId)) {
             // A policy row committed before the scheduler checks the schedule outlives the refusal.
-            const refused = await session.http.send(
-              operationRequest(op, session, 'positive', {
-                pathIds: { vm_id: vmId },
-                body: JSON.stringify({ schedule: { frequency: 'fortnightly' } }),
-              }),
-            );
-            if (is4xx(refused.response.status)) refusedBefore.set(vmId, refused);
+            const refused = await enable(vmId, { schedule: { frequency: 'fortnightly' } });
+            if (is4xx(refused.response.status))
+              refusedBefore.set(vmId, {
+                exchange: refused,
+                what: 'with schedule frequency "fortnightly" (not one of hourly, daily, weekly)',
+              });
           }
-          const exchange = await session.http.send(
-            operationRequest(op, session, 'positive', {
-              pathIds: { vm_id: vmId },
-              body: JSON.stringify(body),
-            }),
-          );
+          let body: Record<string, unknown> = acceptedBodies.get(vmId) ?? caseBody;
+          let exchange = await enable(vmId, body);
+          if (
+            'dayZeroFirst' in c &&
+            !enabled.has(vmId) &&
+            isInvalidRequestRefusal(exchange.response.status)
+          ) {
+            // Whether days count from 0 is not shown: the defaults are asked again with day 3.
+            refusedBefore.set(vmId, { exchange, what: 'with schedule day_of_week 0' });
+            body = { ...body, schedule: { ...(body.schedule as object), day_of_week: 3 } };
+            acceptedBodies.set(vmId, body);
+            exchange = await enable(vmId, body);
+          }
           const first = enabled.get(vmId);
           if (first) {
             // A later answer about the same policy must still show what was sent.
@@ -402,7 +430,7 @@ checks.push(
             const refused = refusedBefore.get(vmId);
             if (exchange.response.status === 409 && refused && session.freshResources)
               throw new RuleViolation(
-                `GPU VM ${vmId} was ${session.freshResources}; its only enable before, with schedule frequency "fortnightly" (not one of hourly, daily, weekly), was refused (${refused.response.status}), and yet this enable answered 409: the refused enable left a backup policy behind`,
+                `GPU VM ${vmId} was ${session.freshResources}; its only enable before, ${refused.what}, was refused (${refused.exchange.response.status}), and yet this enable answered 409: the refused enable left a backup policy behind`,
                 exchange,
               );
             if (exchange.response.status === 409)
@@ -420,13 +448,6 @@ checks.push(
               return notApplicable(
                 `a retention of ${sent.retention_days} days was refused (${status}): the bounds of retention_days are not shown`,
               );
-            if (
-              isInvalidRequestRefusal(status) &&
-              (body.schedule as { day_of_week?: unknown }).day_of_week === 0
-            )
-              return notApplicable(
-                `a weekly schedule on day_of_week 0 was refused (${status}): whether days count from 0 or from 1 is not shown`,
-              );
             if (isInvalidRequestRefusal(status) && sent.full_backup_interval_days === 1)
               return notApplicable(
                 `a full backup every day with incrementals on was refused (${status}): which combinations a target accepts is not shown`,
@@ -442,9 +463,7 @@ checks.push(
             schedule: sentSchedule,
             requested_by: _requestedBy,
             ...sentTop
-          } = body as typeof body & {
-            requested_by?: string;
-          };
+          } = body as { schedule: Record<string, unknown>; requested_by?: string };
           const mismatches = [
             ...Object.entries(sentTop)
               .filter(([field, value]) => policy[field] !== value)

@@ -9,9 +9,8 @@ export interface ResourcePlan {
   readonly gpuVmForDefaults?: string;
   readonly gpuVmProbe?: string;
   /**
-   * GPU VMs without a backup policy for BACKUP-2's explicit values (up to seven: one per frequency,
-   * then a weekly one without its day, a long retention, daily full backups with incrementals, a
-   * weekly one on day 0).
+   * GPU VMs without a backup policy for BACKUP-2's explicit values (up to six: one per frequency,
+   * then a weekly one without its day, a long retention, daily full backups with incrementals).
    */
   readonly gpuVmsForValues: readonly string[];
   readonly deleteAccept?: string;
@@ -48,5 +47,5 @@ export function planResources(profile: TargetProfile): ResourcePlan {
     restore: r.restoreIds?.[0],
   };
   const present = Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
-  return { ...present, gpuVmsForValues: gpu.slice(2, 9) } as ResourcePlan;
+  return { ...present, gpuVmsForValues: gpu.slice(2, 8) } as ResourcePlan;
 }

@@ -75,8 +75,8 @@ export function embeddedSandboxProfile(base: TargetProfile, allScopes: readonly 
     identities,
     resources: {
       ...resources,
-      // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency and four single questions.
-      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 9),
+      // BACKUP-1 and the probes use two; BACKUP-2 one per schedule frequency and three single questions.
+      gpuVmIds: pad(resources.gpuVmIds, 'vm-gpu-conf', 8),
       // Accepted, retried, refused; then one each that ISO-1 consumes after refused attempts.
       deletableGpuVmIds: pad(resources.deletableGpuVmIds, 'vm-gpu-del', 4),
       releasableReservedIpIds: pad(resources.releasableReservedIpIds, 'rip-conf', 3),
