@@ -1109,6 +1109,13 @@ export const faultCatalogue = [
       "The backup policy answered carries the VM's internal row number as vm_id (the policy row's foreign key) instead of the VM's public id.",
   },
   {
+    id: 'nat-rule-update-resets-created-at',
+    mechanism: 'upsert-instead-of-insert',
+    rule: 'PATCH-1',
+    description:
+      'An update saves the rule with INSERT OR REPLACE: the row is written anew and its created_at column default stamps it created at the moment of the update.',
+  },
+  {
     id: 'nat-rule-note-varchar-255',
     mechanism: 'column-truncation',
     rule: 'PATCH-1',

@@ -1230,6 +1230,15 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => o === 'n'.repeat(40),
     faulty: (o) => o === 'n'.repeat(32),
   },
+  'nat-rule-update-resets-created-at': {
+    observe: async (h) => {
+      const before = jsonObject(await h.call('PATCH', natRulePath(h), { json: {} })).created_at;
+      const after = jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: 'x' } })).created_at;
+      return before === after;
+    },
+    correct: (same) => same === true,
+    faulty: (same) => same === false,
+  },
   'nat-rule-note-varchar-255': {
     observe: async (h) =>
       jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: 'n'.repeat(300) } })).note,

@@ -31,6 +31,18 @@ import {
 import { BACKUP_POLICY_NOT_CLEANED } from './sharedRequests.js';
 import { expectGeneratedNow, expectInOrder } from './timestampPlausibility.js';
 
+/** Two timestamps naming the same instant, whatever their spelling; other values compared as JSON. */
+function sameInstant(a: unknown, b: unknown): boolean {
+  if (
+    typeof a === 'string' &&
+    typeof b === 'string' &&
+    !Number.isNaN(Date.parse(a)) &&
+    !Number.isNaN(Date.parse(b))
+  )
+    return Date.parse(a) === Date.parse(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 const checks: Check[] = [];
 
 checks.push(
@@ -101,6 +113,12 @@ checks.push(
                 );
               }
             }
+            // The rule was created once: an update (an INSERT OR REPLACE) does not make it anew.
+            if ('created_at' in before && !sameInstant(record.created_at, before.created_at))
+              throw new RuleViolation(
+                `created_at is ${JSON.stringify(record.created_at)} after the update; it was ${JSON.stringify(before.created_at)} (the rule was created once, and the update did not send it)`,
+                exchange,
+              );
             previous = record;
             return observed;
           },

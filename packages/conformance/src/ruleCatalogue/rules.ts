@@ -1230,11 +1230,15 @@ export const rules: readonly RuleEntry[] = [
       'a rule update (PATCH) returns the updated rule record.',
     ],
     latitude:
-      "A 409 for a conflicting value is tolerated; the rule is restored afterwards. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict. Nor are the bounds of ports: a 400 for a port past 65535 is no verdict, but one accepted must be kept as sent. An update restating the rule's own values conflicts with nothing: it must be answered 200 with them, never 409. A refused update (400, 409) is refused whole: read back, the rule must not show any field it sent (RFC 5789: a patch that cannot be applied entirely is not applied at all).",
+      "A 409 for a conflicting value is tolerated; the rule is restored afterwards. An update changes neither created_at (the rule was created once; the same instant, whatever its spelling) nor any field it did not send. Text (name, note) is any Unicode, emoji included; which characters a field allows is not shown, so a 400 for text beyond printable ASCII is no verdict, but text accepted must be answered and kept as sent. Which internal IPs the VPC of the rule accepts is not shown either: new ones are taken beside the current one (its /24), and a 400 for one is no verdict. Nor are the bounds of ports: a 400 for a port past 65535 is no verdict, but one accepted must be kept as sent. An update restating the rule's own values conflicts with nothing: it must be answered 200 with them, never 409. A refused update (400, 409) is refused whole: read back, the rule must not show any field it sent (RFC 5789: a patch that cannot be applied entirely is not applied at all).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
     threats: [
+      {
+        mechanism: 'upsert-instead-of-insert',
+        how: 'The update saves the rule with INSERT OR REPLACE: the row is written anew, and its created_at column default stamps it created at the moment of the update.',
+      },
       {
         mechanism: 'type-coercion',
         how: 'The ports are kept in a text column (or a framework binds the JSON number to a string field), so the updated record, and every later read, carries "8443" where the document types an integer.',

@@ -126,6 +126,9 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
       keepFloatPorts(store, ruleKey, changes, request.floatMembers);
     Object.assign(rule, changes);
     rule.updated_at = clock.laterThan(rule.updated_at);
+    // INSERT OR REPLACE writes a new row, and the column default stamps it created now.
+    if (behaviour.fault === 'nat-rule-update-resets-created-at' && Object.keys(changes).length > 0)
+      rule.created_at = rule.updated_at;
     // The variant's rule is reconfigured for a moment after a change, and refuses updates then.
     if (behaviour.variant === 'nat-rule-busy-after-change' && Object.keys(changes).length > 0) {
       const answered = answer(rule, services);
