@@ -357,8 +357,9 @@ checks.push(
         // The third sends a partial body (retention only) and a partial schedule (its frequency and
         // day only): the fields it leaves out take their documented defaults, not an ORM's column
         // default, a zero value or the server's own zone. Its day is 0, where `day_of_week or None`
-        // reads no day; refused (whether days count from 0 is not shown), it is sent again with day 3. The first leaves out the hour of its
-        // hourly schedule ("hour ... 20" whatever the frequency, not a null "unused for hourly").
+        // reads no day; refused (whether days count from 0 is not shown), it is sent again with
+        // day 3. The first leaves out the hour of its hourly schedule ("hour ... 20" whatever the
+        // frequency, not a null "unused for hourly").
         const partial = index === 2;
         // The second sends hour 0 in every run: `hour || 20` reads midnight as the default.
         const times = partial
