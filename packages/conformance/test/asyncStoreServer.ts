@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RunOutcome } from '../src/run/outcome.js';
 import type { TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
+import { type QuietRunOptions, quietRun } from './quietRun.js';
 
 /**
  * An implementation of the document's VM create and NAT rule update written independently of
@@ -185,4 +187,29 @@ export async function startAsyncStoreServer(choices: AsyncStoreChoices): Promise
     }
     return json(res, 404, { detail: 'Not found.' });
   });
+}
+
+/** What a quiet run of the suite against the async-store server is told. */
+export interface AsyncStoreRunOptions extends QuietRunOptions {
+  /** The profile's request timeout: IDEM-2's late retry waits one, so a short one keeps a test quick. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** Starts the server built with `choices`, runs the selected rules against it (no reporters, no output), and closes it. */
+export async function runOnAsyncStore(
+  choices: AsyncStoreChoices,
+  options: AsyncStoreRunOptions,
+): Promise<RunOutcome> {
+  const server = await startAsyncStoreServer(choices);
+  try {
+    const profile = asyncStoreProfile(server.origin);
+    return await quietRun(
+      options.requestTimeoutMs !== undefined
+        ? { ...profile, requestTimeoutMs: options.requestTimeoutMs }
+        : profile,
+      options,
+    );
+  } finally {
+    await server.close();
+  }
 }

@@ -1,34 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/run/engine.js';
-import {
-  type AsyncStoreChoices,
-  asyncStoreProfile,
-  CORRECT_CHOICES,
-  startAsyncStoreServer,
-} from './asyncStoreServer.js';
+import { type AsyncStoreChoices, CORRECT_CHOICES, runOnAsyncStore } from './asyncStoreServer.js';
 
 /** The CONC rules against an implementation that is not the sandbox, built correctly or with one race. */
 async function concVerdicts(choices: AsyncStoreChoices, concurrency = 4): Promise<Record<string, string>> {
-  const server = await startAsyncStoreServer(choices);
-  try {
-    const profile = asyncStoreProfile(server.origin);
-    const { outcome } = await runConformance({
-      profile,
-      rules: 'CONC-*',
-      depth: 5,
-      seed: 7,
-      concurrency,
-      reporters: [],
-      outDir: mkdtempSync(join(tmpdir(), 'conformance-conc-')),
-      print: () => undefined,
-    });
-    return Object.fromEntries(outcome.tests.map((test) => [test.rule, test.state]));
-  } finally {
-    await server.close();
-  }
+  const outcome = await runOnAsyncStore(choices, { rules: 'CONC-*', depth: 5, seed: 7, concurrency });
+  return Object.fromEntries(outcome.tests.map((test) => [test.rule, test.state]));
 }
 
 describe('writes in flight together, against an independent server on an async store', () => {

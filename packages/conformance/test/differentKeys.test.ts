@@ -1,36 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/run/engine.js';
-import {
-  type AsyncStoreChoices,
-  asyncStoreProfile,
-  CORRECT_CHOICES,
-  startAsyncStoreServer,
-} from './asyncStoreServer.js';
+import { type AsyncStoreChoices, CORRECT_CHOICES, runOnAsyncStore } from './asyncStoreServer.js';
 
 const DIFFERENT_KEYS = 'IDEM-2 creates with different keys are different creates';
 
 /** The state and failure messages of IDEM-2's different-keys check against the async-store server. */
 async function differentKeys(keys: NonNullable<AsyncStoreChoices['keys']>) {
-  const server = await startAsyncStoreServer({ ...CORRECT_CHOICES, keys });
-  try {
-    const { outcome } = await runConformance({
-      // The late retry of IDEM-2 waits a request timeout: a short one keeps the test quick.
-      profile: { ...asyncStoreProfile(server.origin), requestTimeoutMs: 1_000 },
-      rules: 'IDEM-2',
-      depth: 3,
-      seed: 3,
-      reporters: [],
-      outDir: mkdtempSync(join(tmpdir(), 'conformance-keys-')),
-      print: () => undefined,
-    });
-    const check = outcome.tests.find((test) => test.title.startsWith(DIFFERENT_KEYS));
-    return { state: check?.state, messages: outcome.tests.flatMap((test) => test.errors).join('\n') };
-  } finally {
-    await server.close();
-  }
+  const outcome = await runOnAsyncStore(
+    { ...CORRECT_CHOICES, keys },
+    // The late retry of IDEM-2 waits a request timeout: a short one keeps the test quick.
+    { rules: 'IDEM-2', depth: 3, seed: 3, requestTimeoutMs: 1_000 },
+  );
+  const check = outcome.tests.find((test) => test.title.startsWith(DIFFERENT_KEYS));
+  return { state: check?.state, messages: outcome.tests.flatMap((test) => test.errors).join('\n') };
 }
 
 describe('IDEM-2: keys a store may confuse are two keys', () => {

@@ -1,24 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   acceptanceAuditVerdict,
   createIdentifierAudit,
   identifierAuditVerdict,
 } from '../src/checks/identifierAudit.js';
-import { runConformance } from '../src/run/engine.js';
 import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import type { Session } from '../src/session/session.js';
 import { createOperationRoutes, routeExchanges } from '../src/spec/operationRoutes.js';
 import { createResponseValidator } from '../src/spec/responseValidator.js';
 import type { Exchange } from '../src/transport/exchange.js';
-import {
-  type AsyncStoreChoices,
-  asyncStoreProfile,
-  CORRECT_CHOICES,
-  startAsyncStoreServer,
-} from './asyncStoreServer.js';
+import { type AsyncStoreChoices, CORRECT_CHOICES, runOnAsyncStore } from './asyncStoreServer.js';
 
 // ASYNC-4: "an operation record that can be polled" — so an operation_id names one operation,
 // and a create's vm_id one VM, across everything the run saw accepted.
@@ -191,25 +182,12 @@ describe('acceptance audit (ASYNC-2 across the run)', () => {
 
 describe('ASYNC-4 against an independent server on an async store', () => {
   async function verdicts(choices: AsyncStoreChoices, rules: string) {
-    const server = await startAsyncStoreServer(choices);
-    try {
-      const { outcome } = await runConformance({
-        profile: asyncStoreProfile(server.origin),
-        rules,
-        depth: 5,
-        seed: 7,
-        reporters: [],
-        outDir: mkdtempSync(join(tmpdir(), 'conformance-ids-')),
-        print: () => undefined,
-      });
-      return {
-        states: outcome.tests.filter((t) => t.rule === 'ASYNC-4').map((t) => t.state),
-        messages: outcome.tests.flatMap((t) => t.failures.map((f) => f.message)).join('\n'),
-        verdict: outcome.verdict,
-      };
-    } finally {
-      await server.close();
-    }
+    const outcome = await runOnAsyncStore(choices, { rules, depth: 5, seed: 7 });
+    return {
+      states: outcome.tests.filter((t) => t.rule === 'ASYNC-4').map((t) => t.state),
+      messages: outcome.tests.flatMap((t) => t.failures.map((f) => f.message)).join('\n'),
+      verdict: outcome.verdict,
+    };
   }
 
   it("passes one naming operations by UUID, with the CONC rules' creates in the same run", async () => {

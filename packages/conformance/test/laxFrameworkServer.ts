@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runConformance } from '../src/run/engine.js';
 import type { RunOutcome } from '../src/run/outcome.js';
 import type { TargetProfile } from '../src/targetProfile/index.js';
 import { type LocalServer, listenLocally } from './localServer.js';
+import { type QuietRunOptions, quietRun } from './quietRun.js';
 
 /**
  * The document's reads and NAT rule update written independently of the sandbox, on the
@@ -379,27 +376,16 @@ export function laxProfile(
 }
 
 /** What a quiet run of the suite against the independent server is told (no reporters, no output). */
-export interface LaxRunOptions {
-  readonly rules: string;
-  readonly depth: number;
-  readonly seed: number;
-  readonly concurrency?: number;
+export interface LaxRunOptions extends QuietRunOptions {
   readonly resources?: Partial<TargetProfile['resources']>;
   /** Identities limited to one workspace to add to the profile (LAX_LIMITED_IDENTITIES). */
   readonly limitedIdentities?: readonly LaxLimitedIdentity[];
+  /** Changes the profile before the run (an identity's scopes, say). */
+  readonly profileWith?: (profile: TargetProfile) => TargetProfile;
 }
 
 /** Runs the selected rules against the independent server at `origin` and returns the outcome. */
-export async function runOnLaxServer(origin: string, options: LaxRunOptions): Promise<RunOutcome> {
-  const { outcome } = await runConformance({
-    profile: laxProfile(origin, options.resources, options.limitedIdentities),
-    rules: options.rules,
-    depth: options.depth,
-    seed: options.seed,
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    reporters: [],
-    outDir: mkdtempSync(join(tmpdir(), 'conformance-lax-')),
-    print: () => undefined,
-  });
-  return outcome;
+export function runOnLaxServer(origin: string, options: LaxRunOptions): Promise<RunOutcome> {
+  const profile = laxProfile(origin, options.resources, options.limitedIdentities);
+  return quietRun(options.profileWith ? options.profileWith(profile) : profile, options);
 }

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { malformedBody } from '../generate/bodies.js';
-import { missingId, operationRequest, usableOperations } from '../generate/operationRequest.js';
+import {
+  missingId,
+  operationRequest,
+  type RequestOverrides,
+  usableOperations,
+} from '../generate/operationRequest.js';
 import { anyOperation, everyPair } from '../generate/operations.js';
 import { OTHER_ACCEPTS } from '../generate/otherAccepts.js';
 import { invalidWorkspaceId } from '../generate/workspaceIds.js';
@@ -84,38 +89,34 @@ checks.push(
 function routerOnlyRequests(session: Session): { readonly what: string; readonly request: ApiRequest }[] {
   // Any identity will do: no endpoint, so no scope, is behind these paths.
   const anyone = broadest(namedIdentities(session.profile));
-  const listing = operationRequest(session.operation('listBuckets'), session, 'positive', {
-    ...(anyone ? { token: anyone.token } : {}),
-  });
+  const listing = (overrides: RequestOverrides = {}) =>
+    operationRequest(session.operation('listBuckets'), session, 'positive', {
+      ...(anyone ? { token: anyone.token } : {}),
+      ...overrides,
+    });
   const unknown = `/conformance-no-such-route-${randomUUID().slice(0, 8)}`;
   const otherMethod = usableOperations(session, 'positive')
-    .filter((op) => op.method.toUpperCase() === 'POST' || op.method.toUpperCase() === 'PATCH')
+    .filter((op) => ['POST', 'PATCH'].includes(op.method.toUpperCase()))
     .map((op) => {
-      const { body: _body, ...request } = operationRequest(op, session, 'positive', {
-        idempotencyKey: null,
-        contentType: null,
-      });
+      const request = operationRequest(op, session, 'positive', { idempotencyKey: null, body: null });
       return {
-        what: `GET ${op.path} (the document gives it ${op.method.toUpperCase()} only)`,
+        what: `GET ${op.path} (the document gives it ${request.method} only)`,
         request: { ...request, method: 'GET' },
       };
     });
   return [
-    { what: `GET ${unknown}, a path no endpoint has`, request: { ...listing, path: unknown } },
+    { what: `GET ${unknown}, a path no endpoint has`, request: { ...listing(), path: unknown } },
     {
       what: `GET ${unknown} without an Authorization header`,
-      request: { ...listing, path: unknown, headers: withoutAuthorization(listing.headers) },
+      request: { ...listing({ authorization: null }), path: unknown },
     },
     {
       what: `GET /compute${unknown}, under a product area`,
-      request: { ...listing, path: `/compute${unknown}` },
+      request: { ...listing(), path: `/compute${unknown}` },
     },
     ...otherMethod,
   ];
 }
-
-const withoutAuthorization = (headers: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 
 checks.push(
   defineCheck(

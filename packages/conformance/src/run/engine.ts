@@ -417,12 +417,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     // fix from a failure that needed what other checks did before it: not a pass. Replayed on
     // another target (--target), the check's verdict there stands.
     const replayed = settings.replay;
-    const onRecordedTarget =
-      replayed?.target !== undefined && sameTarget(prepared.environment.recordedTarget, replayed.target);
+    const passedAgain =
+      replayed !== undefined && tests.some((t) => t.title === replayed.test && t.state === 'passed');
     const notReproduced =
-      replayed !== undefined &&
-      onRecordedTarget &&
-      tests.some((t) => t.title === replayed.test && t.state === 'passed')
+      passedAgain &&
+      replayed.target !== undefined &&
+      sameTarget(prepared.environment.recordedTarget, replayed.target)
         ? { rule: replayed.rule, seed: replayed.seed }
         : undefined;
     const incompleteReasons = incompleteReasonsOf(
@@ -467,7 +467,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       ...(serverErrorStreak ? { serverErrorStreak } : {}),
       coverage: runCoverage(operationCatalogue(loadOpenApiDocument()), coverage),
     };
-    if (replayed && tests.some((t) => t.title === replayed.test && t.state === 'passed'))
+    if (passedAgain)
       (options.progress ?? rawPrint)(
         redactor.redact(
           `The recorded ${replayed.rule} failure did not reproduce: its case alone, and the check run again from seed ${replayed.seed} with the cases before it, both passed. Either the target changed since, or the failure needed what other checks did before it: run the whole suite with --seed ${replayed.seed} against the same target to see it again.`,
