@@ -910,6 +910,13 @@ export const faultCatalogue = [
       "The bucket list query filters by the caller's organization, not by workspace_id: every workspace is answered every bucket of the organization.",
   },
   {
+    id: 'operation-id-per-workspace-unique-column',
+    rule: 'ASYNC-1',
+    mechanism: 'narrow-id-scope',
+    description:
+      'Operation ids are numbered per workspace but stored in a column unique across workspaces: a create whose id another workspace already holds breaks the constraint and answers 500, rolled back, so every create in a second workspace fails the same way.',
+  },
+  {
     id: 'operation-id-per-workspace-sequence',
     rule: 'ASYNC-4',
     mechanism: 'narrow-id-scope',
@@ -1114,6 +1121,13 @@ export const faultCatalogue = [
     rule: 'PATCH-1',
     description:
       'An update saves the rule with INSERT OR REPLACE: the row is written anew and its created_at column default stamps it created at the moment of the update.',
+  },
+  {
+    id: 'nat-rule-text-python-str',
+    rule: 'PARAM-1',
+    mechanism: 'default-string-conversion',
+    description:
+      'The NAT rule update declares name and note with a lax text type (pydantic v1\'s `str`) that converts whatever arrives with Python\'s str(): `true` is stored as "True", `false` as "False".',
   },
   {
     id: 'nat-rule-note-varchar-255',

@@ -52,7 +52,8 @@ export function preparedBody(value: unknown, fault: FaultId | undefined): unknow
  * What the route validates and what its handler is given. The correct sandbox validates the body
  * as sent and hands that on. On the NAT rule update, the lenient variant converts what a lax
  * framework converts (numbers and booleans from text, enum values trimmed and lower-cased) and
- * stores the converted values; two faults validate such a copy but hand the raw body on.
+ * stores the converted values; two faults validate such a copy but hand the raw body on, and one
+ * converts text the way Python's str() does.
  */
 export function bodyForRoute(
   operationId: string,
@@ -63,6 +64,16 @@ export function bodyForRoute(
     return { validated: body, handled: body };
   if (behaviour.variant === 'lenient-body-coercion') {
     const converted = laxlyConverted(body);
+    return { validated: converted, handled: converted };
+  }
+  // pydantic v1's `str` converts what arrives with Python's str(): true is stored as "True".
+  if (behaviour.fault === 'nat-rule-text-python-str') {
+    const converted: Record<string, unknown> = { ...body };
+    for (const field of NAT_RULE_TEXTS) {
+      const value = converted[field];
+      if (typeof value === 'boolean') converted[field] = value ? 'True' : 'False';
+      else if (typeof value === 'number') converted[field] = String(value);
+    }
     return { validated: converted, handled: converted };
   }
   if (behaviour.fault === 'nat-rule-body-validated-copy')
@@ -95,10 +106,18 @@ export function bodyForRoute(
 }
 
 const NAT_RULE_INTEGERS = ['external_port', 'internal_port'] as const;
+const NAT_RULE_TEXTS = ['name', 'note'] as const;
 
-/** A lax framework's conversions: integers and booleans from their text, enum values trimmed and lower-cased. */
+/**
+ * A lax framework's conversions: integers and booleans from their text, text from a number or a
+ * boolean as JSON spells it, enum values trimmed and lower-cased.
+ */
 function laxlyConverted(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body };
+  for (const field of NAT_RULE_TEXTS) {
+    const value = out[field];
+    if (typeof value === 'number' || typeof value === 'boolean') out[field] = String(value);
+  }
   for (const field of NAT_RULE_INTEGERS) {
     const value = out[field];
     if (typeof value === 'string') {

@@ -181,7 +181,7 @@ export class SandboxStore {
   readonly idempotentAnswers = new Map<string, IdempotentAnswer>();
   readonly workspaceNames = new Map<string, string>();
   private sequence = 0;
-  /** Sequences per scope: the operation-id-per-workspace-sequence fault's only. */
+  /** Sequences per scope: the operation-id-per-workspace faults' only. */
   private readonly scopedSequences = new Map<string, number>();
 
   constructor(
@@ -212,6 +212,11 @@ export class SandboxStore {
    * An identifier numbered within `scope` alone (a sequence per workspace, as a table partitioned
    * by tenant gives): unique there, and repeated by every other scope.
    */
+  /** The id `nextIdIn` would hand out next, without taking it (a rolled-back insert's). */
+  peekIdIn(prefix: string, scope: string): string {
+    return this.idAt(prefix, (this.scopedSequences.get(scope) ?? 0) + 1);
+  }
+
   nextIdIn(prefix: string, scope: string): string {
     const next = (this.scopedSequences.get(scope) ?? 0) + 1;
     this.scopedSequences.set(scope, next);

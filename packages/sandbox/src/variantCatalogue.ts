@@ -130,7 +130,7 @@ export const variantCatalogue = [
     id: 'lenient-body-coercion',
     gap: 'A-LENIENT-COERCION',
     description:
-      'The NAT rule update converts what a lax framework converts before validating (integers and booleans from their text, 0/1 for a boolean, enum values trimmed and lower-cased) and stores the converted, correctly typed values.',
+      'The NAT rule update converts what a lax framework converts before validating (integers and booleans from their text, 0/1 for a boolean, text from a number or a boolean as JSON spells it, enum values trimmed and lower-cased) and stores the converted, correctly typed values.',
   },
   {
     id: 'optional-fields-absent',

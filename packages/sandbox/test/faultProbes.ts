@@ -1053,6 +1053,17 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === JSON.stringify(['1043']),
     faulty: (o) => (o as string[]).includes('1042'),
   },
+  'operation-id-per-workspace-unique-column': {
+    // One create in the primary workspace, then two in the secondary, each with its own key.
+    observe: async (h) => {
+      await createVm(h);
+      const statuses = [];
+      for (let i = 0; i < 2; i++) statuses.push((await createVm(h, { workspace: secondary(h) })).status);
+      return statuses.join(',');
+    },
+    correct: (o) => o === '202,202',
+    faulty: (o) => o === '500,500',
+  },
   'operation-id-per-workspace-sequence': {
     // Two creates in the primary workspace, then one in the secondary, each with its own key.
     observe: async (h) => {
@@ -1244,6 +1255,14 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
       jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: 'n'.repeat(300) } })).note,
     correct: (o) => o === 'n'.repeat(300),
     faulty: (o) => o === 'n'.repeat(255),
+  },
+  'nat-rule-text-python-str': {
+    observe: async (h) => {
+      const answer = await h.call('PATCH', natRulePath(h), { json: { note: true } });
+      return answer.status === 200 ? jsonObject(answer).note : answer.status;
+    },
+    correct: (o) => o === 400,
+    faulty: (o) => o === 'True',
   },
   'router-errors-html': {
     observe: async (h) => {

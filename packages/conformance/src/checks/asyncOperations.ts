@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import fc from 'fast-check';
 import { cloudVmBodies, cloudVmBody } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
@@ -32,6 +33,76 @@ checks.push(
       return observed;
     });
   }),
+);
+
+/** Attempts of a create in the secondary workspace before its server errors count as its answer. */
+const SECONDARY_CREATE_ATTEMPTS = 3;
+const SECONDARY_CREATE_PAUSE_MS = 400;
+
+checks.push(
+  defineCheck(
+    'ASYNC-1',
+    'create cloud VM answers 202 in the secondary workspace too, when the preflight allows it there',
+    async (t) => {
+      // The first create check asks the primary workspace only: an operation broken in every
+      // other workspace (ids numbered per workspace in a column unique across them, a shard
+      // the service never reaches) would leave the checks that create there without evidence.
+      t.requireMutations();
+      const session = t.session;
+      const { secondary } = session.profile.workspaces;
+      const creator = identityWith(session.profile, 'vm.write', secondary);
+      if (!creator) return t.skip(`no identity holds vm.write on workspace ${secondary}`);
+      const reader = identityWith(session.profile, 'billing.read', secondary);
+      if (!reader) return t.skip(`no identity holds billing.read on workspace ${secondary}`);
+      await t.check(fc.constant(`a create in workspace ${secondary}`), async (): Promise<CaseVerdict> => {
+        // The profile does not say the secondary workspace may create: its preflight does.
+        const preflight = await session.http.send(
+          operationRequest(session.operation('checkResourceEligibility'), session, 'positive', {
+            workspaceId: secondary,
+            token: reader.token,
+          }),
+        );
+        const allowed = (preflight.response.json as { allowed?: unknown } | undefined)?.allowed;
+        if (!is2xx(preflight.response.status) || allowed !== true)
+          return notApplicable(
+            `the preflight for workspace ${secondary} answered ${preflight.response.status}${allowed === false ? ' with allowed: false' : ''}: creates there are not shown to be allowed`,
+          );
+        const statuses: number[] = [];
+        for (let attempt = 1; ; attempt++) {
+          // Each attempt is a new create (its own key): a retry under the first key could be
+          // answered from an idempotency store that kept the error.
+          const exchange = await session.http.send(
+            operationRequest(session.operation('createCloudVm'), session, 'probe', {
+              workspaceId: secondary,
+              token: creator.token,
+            }),
+          );
+          const { status } = exchange.response;
+          statuses.push(status);
+          if (status < 500) {
+            if (is4xx(status))
+              return notApplicable(
+                `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,
+              );
+            const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+            if (is2xx(status) && typeof vmId === 'string')
+              t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+            expectAcceptanceRecord(exchange);
+            return observed;
+          }
+          // One server error can be a passing fault of a real environment; every attempt is not.
+          if (attempt === SECONDARY_CREATE_ATTEMPTS)
+            throw new RuleViolation(
+              `${SECONDARY_CREATE_ATTEMPTS} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${statuses.join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
+              exchange,
+            );
+          await wait(SECONDARY_CREATE_PAUSE_MS * attempt, undefined, { signal: t.signal }).catch(
+            () => undefined,
+          );
+        }
+      });
+    },
+  ),
 );
 
 checks.push(

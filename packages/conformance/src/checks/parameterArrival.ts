@@ -296,7 +296,7 @@ function changedValue(field: RequestField, current: unknown): unknown {
 checks.push(
   defineCheck(
     'PARAM-1',
-    'stores a NAT rule field sent in another form (a number as text or as 8082.0, true for 1, a boolean as text or 0/1, an enum in another case, text as a number, an integer 2^32 away) as the value it spells, typed as the document types it, or refuses it and changes nothing',
+    'stores a NAT rule field sent in another form (a number as text or as 8082.0, true for 1, a boolean as text or 0/1, an enum in another case, text as a number or a boolean, an integer 2^32 away) as the value it spells, typed as the document types it, or refuses it and changes nothing',
     async (t) => {
       const { op, original } = await natRuleToChange(t);
       const session = t.session;

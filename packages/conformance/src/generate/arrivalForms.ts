@@ -199,7 +199,7 @@ const WRAP_32 = 2 ** 32;
 /**
  * The forms a body field's value may arrive in, derived from its type: a number as text (padded,
  * in full-width digits), a boolean as text or 0/1, an enum value in other letter cases or padded,
- * text as a number; and an integer 2^32 away (another value a wrapping column stores as this one).
+ * text as a number or a boolean; and an integer 2^32 away (another value a wrapping column stores as this one).
  * `means` is what a target that accepts the form must store; refusing it obeys too.
  */
 export function bodyForms(field: RequestField, value: unknown): BodyForm[] {
@@ -246,7 +246,11 @@ export function bodyForms(field: RequestField, value: unknown): BodyForm[] {
           { kind: 'the enum value with spaces around it', sent: ` ${value} `, means: value },
         ].filter((form) => form.sent !== value);
       const digits = 10_000 + (value.length % 9_000);
-      return [{ kind: 'a number for the text', sent: digits, means: String(digits) }];
+      return [
+        { kind: 'a number for the text', sent: digits, means: String(digits) },
+        // JSON's true spells "true"; Python's str() of it writes "True" (a lax pydantic str).
+        { kind: 'a boolean for the text', sent: true, means: 'true' },
+      ];
     }
     default:
       return [];

@@ -532,7 +532,8 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'Creating, deleting, starting, stopping and rebooting virtual machines are asynchronous: the endpoint answers `202 Accepted` with an operation record that can be polled.',
     ],
-    latitude: 'Extra fields in the record pass (A-RECORD-EXTRA-FIELDS).',
+    latitude:
+      'Extra fields in the record pass (A-RECORD-EXTRA-FIELDS). A create in the secondary workspace is sent only after the preflight allows creates there; a refusal (4xx) is no evidence, as limits and quotas are not shown, and it fails only when each of three creates, each with its own key, answers 5xx.',
     targets: ALL,
     needs: ['mutations: true', 'resources.deletableGpuVmIds (delete)'],
     threats: [
@@ -555,6 +556,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'non-atomic-id',
         how: 'The operation id is the last id read plus one, written when the job is stored, so overlapping creates get the same `operation_id` and polling one answers the other.',
+      },
+      {
+        mechanism: 'narrow-id-scope',
+        how: 'Operation ids are numbered per workspace but stored in a column unique across workspaces, so a create in a second workspace breaks the constraint and answers 500; rolled back, it gets the same id again every time.',
       },
     ],
   },
@@ -1536,7 +1541,7 @@ export const rules: readonly RuleEntry[] = [
       '| enabled | boolean | |',
     ],
     latitude:
-      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case (another identifier, since identifiers are opaque: it must not be served as this one), a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts or in superscript, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number, an integer 2^32 away, an integer written with a fraction (`8082.0`) or an exponent (`8.082e3`), `true` where an integer goes (read as 1, if accepted). Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
+      "Forms are derived from each parameter's and body field's schema, not listed: for any text, whitespace or control characters around it, every character percent-encoded, percent-encoded twice, an encoded slash inside it (another value, which must be refused with the JSON error shape), another letter case (another identifier, since identifiers are opaque: it must not be served as this one), a query parameter given twice; for a number written as text (workspace_id), its digits in other Unicode scripts or in superscript, a NUL inside it, and the numbers 2^32 and 2^64 above it (other IDs, which a wrapping parser reads as this one); for body fields, a number or boolean as text, a boolean as 0/1, an enum value in another case or padded, text as a number or as `true` (which spells \"true\", if accepted), an integer 2^32 away, an integer written with a fraction (`8082.0`) or an exponent (`8.082e3`), `true` where an integer goes (read as 1, if accepted). Refusing a form with a 4xx and the error shape passes; so does reading it as exactly the value it spells (A-LENIENT-COERCION), which for an update means the record, answered and read back, holds that value typed as the document types it. A 5xx, another workspace's or record's answer, or a value stored in another type or spelling fails. Operations that create or consume resources are not sent these forms (each accepted form would create a VM or spend a fixture); reads are compared with the well-formed request's answer, ignoring fields that change between two well-formed reads, and differences in state alone (every id the request named agrees: a change between the reads or a cache keyed by the URL). Percent-encoded twice is another value (decoded once, it is the text `%31…`), never served as this one. A null for any update field is refused, or leaves the field as it was.",
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers from examples: it cannot show that a form was read as the value it spells rather than as another.',
@@ -1587,6 +1592,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'framework-default',
         how: "The router decodes %2F before matching, so a path id with an encoded slash matches no route and the framework's default 404 page (HTML) answers instead of a JSON error.",
+      },
+      {
+        mechanism: 'default-string-conversion',
+        how: 'A text field is declared with a lax type (pydantic v1\'s `str`) that converts whatever arrives with the language\'s own `str()`, so `true` is stored as "True", a spelling nobody sent.',
       },
     ],
   },

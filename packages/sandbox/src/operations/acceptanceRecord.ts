@@ -11,6 +11,7 @@ function operationId(services: SandboxServices, workspaceId: string): string {
       // An id made from the time of the request, to the second: two creates in one second share it.
       return `op-${Math.floor(clock.now() / 1000).toString(16)}`;
     case 'operation-id-per-workspace-sequence':
+    case 'operation-id-per-workspace-unique-column':
       // Operations numbered per workspace: every workspace has an op-00000001.
       return store.nextIdIn('op', workspaceId);
     default:

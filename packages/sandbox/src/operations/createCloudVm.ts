@@ -70,6 +70,12 @@ function decided(
 /** Stores the VM and its create operation, and answers the acceptance record. */
 function accept(request: OperationRequest, services: SandboxServices, vmId: string): OperationResult {
   const { behaviour, store } = services;
+  if (
+    behaviour.fault === 'operation-id-per-workspace-unique-column' &&
+    store.operations.has(store.peekIdIn('op', request.workspaceId))
+  )
+    // The insert breaks the unique constraint and is rolled back: the sequence stays where it was.
+    return errorResult(500, 'duplicate key value violates unique constraint "operations_pkey"');
   store.cloudVms.set(vmId, {
     vmId,
     workspaceId: request.workspaceId,
