@@ -139,11 +139,13 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
   });
 
   it.concurrent.each([
-    ['the default wait', '', 10],
-    ['preflightTimeoutMs: 2000', 'preflightTimeoutMs: 2000\n', 2],
+    ['the default wait', '', 10, 'http'],
+    ['preflightTimeoutMs: 2000', 'preflightTimeoutMs: 2000\n', 2, 'http'],
+    // A plain-HTTP server given a TLS handshake mostly waits for a request line, as this one does.
+    ['preflightTimeoutMs: 2000, with an https baseUrl', 'preflightTimeoutMs: 2000\n', 2, 'https'],
   ] as const)(
     'a target that accepts connections and never answers stops the CLI with exit 2 within %s, naming the URL',
-    async (_name, setting, seconds) => {
+    async (_name, setting, seconds, scheme) => {
       // A TCP server that takes every connection and reads what comes, but never writes a byte.
       const sockets: Socket[] = [];
       const server = createServer((socket) => {
@@ -152,7 +154,7 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const address = server.address();
-      const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const origin = `${scheme}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       try {
         const dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-hang-'));
         const file = join(dir, 'profile.yaml');
@@ -171,6 +173,8 @@ describe('preflight: a base URL that does not serve the API never passes', () =>
           `conformance: preflight: ${origin}/v1 gave no answer within ${seconds} s (GET ${origin}/v1/object-storage/buckets?workspace_id=1042, POST ${origin}/v1/billing/resource-eligibility?workspace_id=1042: not even a status line), so no rule was run.`,
         );
         expect(run.stderr).toMatch(/raise preflightTimeoutMs in the profile/);
+        if (scheme === 'https') expect(run.stderr).toMatch(/speaks plain HTTP.*try baseUrl with http:\/\//);
+        else expect(run.stderr).not.toMatch(/plain HTTP/);
         // The wait, plus start-up and exit; never the request timeout or the deadline.
         expect(run.lifetimeMs).toBeGreaterThanOrEqual(seconds * 1000);
         expect(run.lifetimeMs).toBeLessThan(seconds * 1000 + 15_000);

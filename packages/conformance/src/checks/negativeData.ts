@@ -171,9 +171,14 @@ checks.push(
             expectStatus(exchange, is2xx, `a 4xx, or 200 with ${field} read as its valid copy`);
             // A field equal to its documented default may be left out of the record (natRuleAsRead).
             const record = natRuleAsRead(expectJsonObject(exchange, 'the updated rule record'));
-            if (JSON.stringify(record[field]) !== JSON.stringify(original[field]))
+            const shown = JSON.stringify(record[field]);
+            if (shown !== JSON.stringify(original[field]))
               throw new RuleViolation(
-                `the body ${body} was accepted (${exchange.response.status}) and the rule now shows ${field} ${JSON.stringify(record[field])}: a value its schema rules out was stored (the copy checked is not the copy kept)`,
+                `the body ${body} was accepted (${exchange.response.status}) and the rule now shows ${field} ${shown}: ${
+                  shown === JSON.stringify(RULED_OUT[field])
+                    ? 'a value its schema rules out was stored (the copy checked is not the copy kept)'
+                    : `neither copy's value, so the ruled-out ${JSON.stringify(RULED_OUT[field])} was converted and stored instead of refused`
+                }`,
                 exchange,
               );
             return observed;

@@ -50,12 +50,20 @@ export function expectJsonObject(exchange: Exchange, what: string): Record<strin
   return response.json as Record<string, unknown>;
 }
 
+/** A member's JSON type as the message names it: typeof says "object" of an array and of null. */
+function jsonKind(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** ERR-1's shape, also used by checks that expect a refusal. */
 export function expectErrorDetail(exchange: Exchange): void {
   const body = expectJsonObject(exchange, 'a JSON error object with a string `detail`');
   if (typeof body.detail !== 'string') {
     throw new RuleViolation(
-      `${statusLine(exchange)} with an error object whose \`detail\` is ${body.detail === undefined ? 'missing' : typeof body.detail}; expected a string`,
+      `${statusLine(exchange)} with an error object whose \`detail\` is ${jsonKind(body.detail)}; expected a string`,
       exchange,
     );
   }

@@ -62,6 +62,28 @@ async function checkForms(
     }
     return answer;
   };
+  // A served form stops the property at its case: the other forms of that operation and
+  // workspace are asked too (once), so the report names every spelling served, not one.
+  const servedAlike = new Map<string, Promise<string[]>>();
+  const otherFormsServed = (c: FormCase): Promise<string[]> => {
+    const key = `${c.op.operationId} ${c.workspace}`;
+    let served = servedAlike.get(key);
+    if (!served) {
+      served = (async () => {
+        const values: string[] = [];
+        for (const other of cases)
+          if (other.op === c.op && other.workspace === c.workspace) {
+            const answer = await session.http.send(
+              operationRequest(c.op, session, 'probe', { token: c.token, workspaceId: other.form.value }),
+            );
+            if (is2xx(answer.response.status)) values.push(JSON.stringify(other.form.value));
+          }
+        return values;
+      })();
+      servedAlike.set(key, served);
+    }
+    return served;
+  };
   await t.check(
     fc.constantFrom(...cases),
     async (c): Promise<CaseVerdict> => {
@@ -73,11 +95,13 @@ async function checkForms(
         ),
         control(c),
       ]);
-      if (is2xx(exchange.response.status))
+      if (is2xx(exchange.response.status)) {
+        const served = await otherFormsServed(c);
         throw new RuleViolation(
-          `${c.op.operationId} served workspace_id ${JSON.stringify(c.form.value)} (${c.form.kind} of workspace ${c.workspace}) with ${exchange.response.status}; it ${ought} be rejected, not read as ${c.workspace}`,
+          `${c.op.operationId} served workspace_id ${JSON.stringify(c.form.value)} (${c.form.kind} of workspace ${c.workspace}) with ${exchange.response.status}; it ${ought} be rejected, not read as ${c.workspace}. Of the ${ought === 'must' ? 'invalid' : 'non-canonical'} forms of ${c.workspace}, it served ${served.length > 0 ? served.join(', ') : 'this one'}`,
           exchange,
         );
+      }
       expectStatus(
         exchange,
         is4xx,

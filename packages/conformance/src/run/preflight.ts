@@ -237,7 +237,12 @@ function noAnswerError(
     waitedMs < answerWithinMs
       ? 'raise requestTimeoutMs in the profile (it bounds the preflight too)'
       : 'raise preflightTimeoutMs in the profile';
+  // A plain-HTTP server given a TLS handshake mostly waits for a request line that never comes,
+  // rather than refusing it: the handshake then hangs like a target that never answers.
+  const plainHttp = baseUrl.startsWith('https:')
+    ? ` If the server at that host and port speaks plain HTTP, the TLS handshake hangs like this: try baseUrl with http://.`
+    : '';
   return new RunSetupError(
-    `preflight: ${baseUrl} gave no answer within ${waitedMs / 1000} s (${reads}: not even a status line), so no rule was run. Check baseUrl (host, port, a proxy or firewall that swallows requests); if the target is only slow to answer its first requests, ${raise}.`,
+    `preflight: ${baseUrl} gave no answer within ${waitedMs / 1000} s (${reads}: not even a status line), so no rule was run. Check baseUrl (host, port, a proxy or firewall that swallows requests); if the target is only slow to answer its first requests, ${raise}.${plainHttp}`,
   );
 }
