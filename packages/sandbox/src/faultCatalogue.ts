@@ -910,6 +910,13 @@ export const faultCatalogue = [
       "The bucket list query filters by the caller's organization, not by workspace_id: every workspace is answered every bucket of the organization.",
   },
   {
+    id: 'gateway-billing-with-caller-token',
+    rule: 'BILL-5',
+    mechanism: 'token-passthrough',
+    description:
+      "The gateway asks billing for its decision with the caller's own token: billing refuses a token without billing.read, and the gateway answers such a create 503, as when no decision can be made.",
+  },
+  {
     id: 'operation-id-per-workspace-unique-column',
     rule: 'ASYNC-1',
     mechanism: 'narrow-id-scope',

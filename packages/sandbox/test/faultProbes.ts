@@ -1053,6 +1053,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: (o) => JSON.stringify(o) === JSON.stringify(['1043']),
     faulty: (o) => (o as string[]).includes('1042'),
   },
+  'gateway-billing-with-caller-token': {
+    observe: (h) => createVm(h, { as: 'noBillingRead' }),
+    correct: status(202),
+    faulty: status(503),
+  },
   'operation-id-per-workspace-unique-column': {
     // One create in the primary workspace, then two in the secondary, each with its own key.
     observe: async (h) => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as wait } from 'node:timers/promises';
 import fc from 'fast-check';
 import { cloudVmBodies, cloudVmBody } from '../generate/cloudVmBody.js';
 import { operationRequest } from '../generate/operationRequest.js';
@@ -16,7 +15,13 @@ import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { acceptedCreate, acceptedDelete, CLOUD_VM_NOT_CLEANED, consumedFixture } from './sharedRequests.js';
+import {
+  acceptedCreate,
+  acceptedDelete,
+  CLOUD_VM_NOT_CLEANED,
+  consumedFixture,
+  sentUntilSettled,
+} from './sharedRequests.js';
 
 // Made once (see generate/authorization.ts): a string arbitrary is costly to make, not to reuse.
 
@@ -34,10 +39,6 @@ checks.push(
     });
   }),
 );
-
-/** Attempts of a create in the secondary workspace before its server errors count as its answer. */
-const SECONDARY_CREATE_ATTEMPTS = 3;
-const SECONDARY_CREATE_PAUSE_MS = 400;
 
 checks.push(
   defineCheck(
@@ -67,39 +68,35 @@ checks.push(
           return notApplicable(
             `the preflight for workspace ${secondary} answered ${preflight.response.status}${allowed === false ? ' with allowed: false' : ''}: creates there are not shown to be allowed`,
           );
-        const statuses: number[] = [];
-        for (let attempt = 1; ; attempt++) {
-          // Each attempt is a new create (its own key): a retry under the first key could be
-          // answered from an idempotency store that kept the error.
-          const exchange = await session.http.send(
-            operationRequest(session.operation('createCloudVm'), session, 'probe', {
-              workspaceId: secondary,
-              token: creator.token,
-            }),
+        // Each attempt is a new create (its own key): a retry under the first key could be
+        // answered from an idempotency store that kept the error.
+        const attempts = await sentUntilSettled(
+          () =>
+            session.http.send(
+              operationRequest(session.operation('createCloudVm'), session, 'probe', {
+                workspaceId: secondary,
+                token: creator.token,
+              }),
+            ),
+          (status) => status < 500,
+          t.signal,
+        );
+        const exchange = attempts.at(-1) as Exchange;
+        const { status } = exchange.response;
+        if (status >= 500)
+          throw new RuleViolation(
+            `${attempts.length} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${attempts.map((a) => a.response.status).join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
+            exchange,
           );
-          const { status } = exchange.response;
-          statuses.push(status);
-          if (status < 500) {
-            if (is4xx(status))
-              return notApplicable(
-                `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,
-              );
-            const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-            if (is2xx(status) && typeof vmId === 'string')
-              t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
-            expectAcceptanceRecord(exchange);
-            return observed;
-          }
-          // One server error can be a passing fault of a real environment; every attempt is not.
-          if (attempt === SECONDARY_CREATE_ATTEMPTS)
-            throw new RuleViolation(
-              `${SECONDARY_CREATE_ATTEMPTS} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${statuses.join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
-              exchange,
-            );
-          await wait(SECONDARY_CREATE_PAUSE_MS * attempt, undefined, { signal: t.signal }).catch(
-            () => undefined,
+        if (is4xx(status))
+          return notApplicable(
+            `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,
           );
-        }
+        const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+        if (is2xx(status) && typeof vmId === 'string')
+          t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+        expectAcceptanceRecord(exchange);
+        return observed;
       });
     },
   ),

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { operationRequest } from '../generate/operationRequest.js';
 import { plainOverlap } from '../generate/overlap.js';
 import type { Session } from '../session/session.js';
@@ -100,4 +101,28 @@ export function consumedFixture(
   return notApplicable(
     `${exchange.request.method} ${exchange.request.path} answered ${status}: ${what} listed in ${profileField} is already ${status === 404 ? 'gone' : 'consumed'} (an earlier run used it); list a fresh one for each run, or let the profile's provision command hand one out`,
   );
+}
+
+/** Attempts of a request whose refusal would fail a rule, and the pause before the second. */
+export const REFUSAL_ATTEMPTS = 3;
+const REFUSAL_PAUSE_MS = 400;
+
+/**
+ * Sends a request again, each time as `send` builds it (a create with a key of its own), until an
+ * answer settles it or REFUSAL_ATTEMPTS answers did not: one refusal or server error can be a
+ * passing fault of a real environment, every attempt is not. The pauses grow (0.4 s, 0.8 s).
+ * Returns every exchange; the last is the settling one, or the last attempt's.
+ */
+export async function sentUntilSettled(
+  send: () => Promise<Exchange>,
+  settles: (status: number) => boolean,
+  signal: AbortSignal,
+): Promise<Exchange[]> {
+  const exchanges: Exchange[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const exchange = await send();
+    exchanges.push(exchange);
+    if (settles(exchange.response.status) || attempt === REFUSAL_ATTEMPTS) return exchanges;
+    await wait(REFUSAL_PAUSE_MS * attempt, undefined, { signal }).catch(() => undefined);
+  }
 }

@@ -817,6 +817,8 @@ export const rules: readonly RuleEntry[] = [
     quotes: [
       'The token needs `billing.read` for this call. Create requests themselves need only the product write scope, because the gateway makes its own authoritative decision before forwarding a create, and it refuses when the decision cannot be made.',
     ],
+    latitude:
+      "A create for an identity holding vm.write without billing.read fails when refused with 401 or 403, and when refused otherwise (a 5xx, a 400) three more times while the same create is accepted for the broadest identity: the refusal is then the token's. Refused for every identity, or with 429, it is no evidence.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity lacking billing.read'],

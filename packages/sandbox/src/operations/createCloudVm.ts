@@ -36,6 +36,13 @@ function decided(
   services: SandboxServices,
 ): OperationResult | Promise<OperationResult> {
   const { behaviour, billing, store } = services;
+  // The gateway-billing-with-caller-token fault: billing is asked with the caller's own token,
+  // refuses one without billing.read, and the gateway answers as when no decision can be made.
+  if (behaviour.fault === 'gateway-billing-with-caller-token' && !request.caller.hasScope('billing.read'))
+    return errorResult(
+      503,
+      'The billing decision could not be made, so the create was refused; retry later.',
+    );
   // The gateway-trusts-body-decision fault: the decision a caller passes along is taken as made.
   const passedAlong =
     (behaviour.fault === 'gateway-trusts-body-decision' &&
