@@ -88,6 +88,11 @@ checks.push(
             `${attempts.length} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${attempts.map((a) => a.response.status).join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
             exchange,
           );
+        if (status === 401 || status === 403)
+          throw new RuleViolation(
+            `the create in workspace ${secondary} was refused with ${status} for identity "${creator.name}", which holds vm.write and whose workspace policy allows that workspace: the document answers a create with 202 Accepted`,
+            exchange,
+          );
         if (is4xx(status))
           return notApplicable(
             `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,

@@ -533,7 +533,7 @@ export const rules: readonly RuleEntry[] = [
       'Creating, deleting, starting, stopping and rebooting virtual machines are asynchronous: the endpoint answers `202 Accepted` with an operation record that can be polled.',
     ],
     latitude:
-      'Extra fields in the record pass (A-RECORD-EXTRA-FIELDS). A create in the secondary workspace is sent only after the preflight allows creates there; a refusal (4xx) is no evidence, as limits and quotas are not shown, and it fails only when each of three creates, each with its own key, answers 5xx.',
+      'Extra fields in the record pass (A-RECORD-EXTRA-FIELDS). A create in the secondary workspace is sent only after the preflight allows creates there, by an identity holding vm.write whose policy allows it: a 401 or 403 fails, another refusal (4xx) is no evidence, as limits and quotas are not shown, and 5xx fails only when each of three creates, each with its own key, answers one.',
     targets: ALL,
     needs: ['mutations: true', 'resources.deletableGpuVmIds (delete)'],
     threats: [
