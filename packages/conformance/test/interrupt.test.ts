@@ -171,7 +171,7 @@ describe('Ctrl-C (SIGINT) during a run', () => {
       expect(run.output.stderr).not.toMatch(/\n\s+at /);
       // The created-resources log is written as things are created, and the report lists it.
       expect(readFileSync(join(out, 'created.jsonl'), 'utf8')).toMatch(/"kind":"cloud VM"/);
-      expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM /);
+      expect(run.output.stdout).toMatch(/Created or changed by this run:\n {2}cloud VM[ ,]/);
       const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as RunOutcome;
       const failed = report.tests.filter((test) => test.state === 'failed');
       expect(report.verdict, JSON.stringify(failed, null, 1).slice(0, 3000)).toBe('incomplete');

@@ -55,54 +55,58 @@ checks.push(
       if (!creator) return t.skip(`no identity holds vm.write on workspace ${secondary}`);
       const reader = identityWith(session.profile, 'billing.read', secondary);
       if (!reader) return t.skip(`no identity holds billing.read on workspace ${secondary}`);
-      await t.check(fc.constant(`a create in workspace ${secondary}`), async (): Promise<CaseVerdict> => {
-        // The profile does not say the secondary workspace may create: its preflight does.
-        const preflight = await session.http.send(
-          operationRequest(session.operation('checkResourceEligibility'), session, 'positive', {
-            workspaceId: secondary,
-            token: reader.token,
-          }),
-        );
-        const allowed = (preflight.response.json as { allowed?: unknown } | undefined)?.allowed;
-        if (!is2xx(preflight.response.status) || allowed !== true)
-          return notApplicable(
-            `the preflight for workspace ${secondary} answered ${preflight.response.status}${allowed === false ? ' with allowed: false' : ''}: creates there are not shown to be allowed`,
+      await t.check(
+        fc.constant(`a create in workspace ${secondary}`),
+        async (): Promise<CaseVerdict> => {
+          // The profile does not say the secondary workspace may create: its preflight does.
+          const preflight = await session.http.send(
+            operationRequest(session.operation('checkResourceEligibility'), session, 'positive', {
+              workspaceId: secondary,
+              token: reader.token,
+            }),
           );
-        // Each attempt is a new create (its own key): a retry under the first key could be
-        // answered from an idempotency store that kept the error.
-        const attempts = await sentUntilSettled(
-          () =>
-            session.http.send(
-              operationRequest(session.operation('createCloudVm'), session, 'probe', {
-                workspaceId: secondary,
-                token: creator.token,
-              }),
-            ),
-          (status) => status < 500,
-          t.signal,
-        );
-        const exchange = attempts.at(-1) as Exchange;
-        const { status } = exchange.response;
-        if (status >= 500)
-          throw new RuleViolation(
-            `${attempts.length} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${attempts.map((a) => a.response.status).join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
-            exchange,
+          const allowed = (preflight.response.json as { allowed?: unknown } | undefined)?.allowed;
+          if (!is2xx(preflight.response.status) || allowed !== true)
+            return notApplicable(
+              `the preflight for workspace ${secondary} answered ${preflight.response.status}${allowed === false ? ' with allowed: false' : ''}: creates there are not shown to be allowed`,
+            );
+          // Each attempt is a new create (its own key): a retry under the first key could be
+          // answered from an idempotency store that kept the error.
+          const attempts = await sentUntilSettled(
+            () =>
+              session.http.send(
+                operationRequest(session.operation('createCloudVm'), session, 'probe', {
+                  workspaceId: secondary,
+                  token: creator.token,
+                }),
+              ),
+            (status) => status < 500,
+            t.signal,
           );
-        if (status === 401 || status === 403)
-          throw new RuleViolation(
-            `the create in workspace ${secondary} was refused with ${status} for identity "${creator.name}", which holds vm.write and whose workspace policy allows that workspace: the document answers a create with 202 Accepted`,
-            exchange,
-          );
-        if (is4xx(status))
-          return notApplicable(
-            `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,
-          );
-        const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
-        if (is2xx(status) && typeof vmId === 'string')
-          t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
-        expectAcceptanceRecord(exchange);
-        return observed;
-      });
+          const exchange = attempts.at(-1) as Exchange;
+          const { status } = exchange.response;
+          if (status >= 500)
+            throw new RuleViolation(
+              `${attempts.length} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${attempts.map((a) => a.response.status).join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
+              exchange,
+            );
+          if (status === 401 || status === 403)
+            throw new RuleViolation(
+              `the create in workspace ${secondary} was refused with ${status} for identity "${creator.name}", which holds vm.write and whose workspace policy allows that workspace: the document answers a create with 202 Accepted`,
+              exchange,
+            );
+          if (is4xx(status))
+            return notApplicable(
+              `the create in workspace ${secondary} was refused (${status}) after its preflight allowed it: limits and quotas are not shown`,
+            );
+          const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
+          if (is2xx(status) && typeof vmId === 'string')
+            t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+          expectAcceptanceRecord(exchange);
+          return observed;
+        },
+        { maxRuns: 1 },
+      );
     },
   ),
 );
