@@ -12,11 +12,11 @@ import {
 } from '../src/targets/sandboxTarget.js';
 
 /**
- * A correct sandbox behind a proxy that answers `status` instead of every create the sandbox
- * accepted that `refused` picks: a create broken for one workspace or one identity only, which
- * leaves the checks creating there without evidence unless a rule asks for that create itself.
+ * A correct sandbox behind a proxy that answers `status` instead of every success of the sandbox
+ * that `refused` picks: an operation broken for one workspace or one identity only, which leaves
+ * the checks sending it there without evidence unless a rule asks for that answer itself.
  */
-async function refusingCreates(
+async function refusingSuccesses(
   status: number,
   refused: (req: IncomingMessage, profile: TargetProfile) => boolean,
   rules: string,
@@ -26,7 +26,6 @@ async function refusingCreates(
   const target = await startSandboxTarget(profile);
   const upstream = new URL(target.baseUrl);
   const proxy: Server = createServer((req, res) => {
-    const create = req.method === 'POST' && /\/compute\/cloud-vms(\?|$)/.test(req.url ?? '');
     const forwarded = request(
       {
         host: upstream.hostname,
@@ -36,7 +35,7 @@ async function refusingCreates(
         headers: req.headers,
       },
       (answer) => {
-        if (create && (answer.statusCode ?? 0) < 300 && refused(req, profile)) {
+        if ((answer.statusCode ?? 0) < 300 && refused(req, profile)) {
           answer.resume();
           res.writeHead(status, { 'content-type': 'application/json' }).end('{"detail":"refused"}');
           return;
@@ -70,16 +69,23 @@ async function refusingCreates(
   }
 }
 
+const isCreate = (req: IncomingMessage) =>
+  req.method === 'POST' && /\/compute\/cloud-vms(\?|$)/.test(req.url ?? '');
 const inSecondary = (req: IncomingMessage, profile: TargetProfile) =>
-  (req.url ?? '').includes(`workspace_id=${profile.workspaces.secondary}`);
+  isCreate(req) && (req.url ?? '').includes(`workspace_id=${profile.workspaces.secondary}`);
 const forWriterWithoutBilling = (req: IncomingMessage, profile: TargetProfile) =>
-  req.headers.authorization === `Bearer ${profile.identities.noBillingRead?.token}`;
+  isCreate(req) && req.headers.authorization === `Bearer ${profile.identities.noBillingRead?.token}`;
+/** A restore read by any identity but the broadest: a workspace filter that drops narrower tokens. */
+const restoreForNarrowerTokens = (req: IncomingMessage, profile: TargetProfile) =>
+  req.method === 'GET' &&
+  (req.url ?? '').includes('/cloud-vm-snapshots/restores/') &&
+  req.headers.authorization !== `Bearer ${profile.identities.full?.token}`;
 
-describe('a create accepted in the primary workspace and for the broadest identity only', () => {
+describe('an answer refused to one workspace or to narrower identities only', () => {
   it.concurrent.each([500, 403])(
     'fails ASYNC-1 when every create in the secondary workspace answers %i',
     async (status) => {
-      const run = await refusingCreates(status, inSecondary, 'ASYNC-1,ASYNC-4,ISO-1');
+      const run = await refusingSuccesses(status, inSecondary, 'ASYNC-1,ASYNC-4,ISO-1');
       expect(run.exitCode, run.printed).toBe(1);
       expect(run.failed).toEqual(['ASYNC-1']);
       expect(run.printed).toMatch(/create[s]? (of a cloud VM )?in workspace 1043/);
@@ -87,7 +93,7 @@ describe('a create accepted in the primary workspace and for the broadest identi
   );
 
   it('leaves a 400 in the secondary workspace without evidence (limits there are not shown)', async () => {
-    const run = await refusingCreates(400, inSecondary, 'ASYNC-1');
+    const run = await refusingSuccesses(400, inSecondary, 'ASYNC-1');
     expect(run.failed).toEqual([]);
     expect(run.printed).toMatch(/was refused \(400\) after its preflight allowed it/);
   });
@@ -95,7 +101,7 @@ describe('a create accepted in the primary workspace and for the broadest identi
   it.concurrent.each([503, 400])(
     'fails BILL-5 when every create for the identity holding vm.write without billing.read answers %i',
     async (status) => {
-      const run = await refusingCreates(status, forWriterWithoutBilling, 'BILL-5');
+      const run = await refusingSuccesses(status, forWriterWithoutBilling, 'BILL-5');
       expect(run.exitCode, run.printed).toBe(1);
       expect(run.failed).toEqual(['BILL-5']);
       expect(run.printed).toMatch(
@@ -105,4 +111,13 @@ describe('a create accepted in the primary workspace and for the broadest identi
       );
     },
   );
+
+  it('fails SCOPE-2 when a restore the broadest identity reads answers 404 to narrower identities holding vm.read', async () => {
+    const run = await refusingSuccesses(404, restoreForNarrowerTokens, 'SCOPE-2');
+    expect(run.exitCode, run.printed).toBe(1);
+    expect(run.failed).toEqual(['SCOPE-2']);
+    expect(run.printed).toMatch(
+      /getCloudVmSnapshotRestore answered 404 to identity "\w+", which holds vm.read and may use workspace 1042, and 200 to identity "full"/,
+    );
+  });
 });

@@ -32,6 +32,32 @@ function grantedAccess(op: OperationEntry, status: number): CaseVerdict {
 
 const checks: Check[] = [];
 
+/**
+ * A 404 in the primary workspace, where the profile's resources live, for a request the broadest
+ * identity holding the scope is served: the resource was hidden from a token that holds the scope
+ * and may use the workspace (a 404 standing in for a refusal, or a workspace filter comparing the
+ * token's list in another type). Missing ids (the positive requests of consuming operations) are
+ * 404 to everyone and show nothing.
+ */
+async function expectNotHiddenFrom(
+  session: Session,
+  identity: NamedIdentity,
+  op: OperationEntry,
+  exchange: Exchange,
+): Promise<void> {
+  const { primary } = session.profile.workspaces;
+  const broadest = identityWith(session.profile, op.scope, primary);
+  if (!broadest || broadest.token === identity.token) return;
+  const served = await session.http.send(
+    operationRequest(op, session, 'positive', { token: broadest.token, workspaceId: primary }),
+  );
+  if (is2xx(served.response.status))
+    throw new RuleViolation(
+      `${op.operationId} answered 404 to identity "${identity.name}", which holds ${op.scope} and may use workspace ${primary}, and ${served.response.status} to identity "${broadest.name}" for the same request: a resource of the workspace was hidden from a token that may read it`,
+      exchange,
+    );
+}
+
 /** Each usable operation with each identity that lacks its scope, on the primary workspace. */
 function lackingScope(session: Session) {
   const { primary } = session.profile.workspaces;
@@ -185,6 +211,8 @@ checks.push(
             (s) => notRefused(s) || answersForResource(op, workspace, primary, s),
             `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
           );
+          if (exchange.response.status === 404 && workspace === primary)
+            await expectNotHiddenFrom(session, identity, op, exchange);
           return grantedAccess(op, exchange.response.status);
         },
         { examples: cases, independent: true },
