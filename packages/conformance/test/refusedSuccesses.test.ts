@@ -112,12 +112,17 @@ describe('an answer refused to one workspace or to narrower identities only', ()
     },
   );
 
-  it('fails SCOPE-2 when a restore the broadest identity reads answers 404 to narrower identities holding vm.read', async () => {
-    const run = await refusingSuccesses(404, restoreForNarrowerTokens, 'SCOPE-2');
-    expect(run.exitCode, run.printed).toBe(1);
-    expect(run.failed).toEqual(['SCOPE-2']);
-    expect(run.printed).toMatch(
-      /getCloudVmSnapshotRestore answered 404 to identity "\w+", which holds vm.read and may use workspace 1042, and 200 to identity "full"/,
-    );
-  });
+  it.concurrent.each([404, 409])(
+    'fails SCOPE-2 when a restore the broadest identity reads answers %i to narrower identities holding vm.read',
+    async (status) => {
+      const run = await refusingSuccesses(status, restoreForNarrowerTokens, 'SCOPE-2');
+      expect(run.exitCode, run.printed).toBe(1);
+      expect(run.failed).toEqual(['SCOPE-2']);
+      expect(run.printed).toMatch(
+        new RegExp(
+          `getCloudVmSnapshotRestore answered ${status} to identity "\\w+", which holds vm.read and may use workspace 1042, and 200 to identity "full"`,
+        ),
+      );
+    },
+  );
 });

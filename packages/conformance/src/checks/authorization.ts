@@ -33,7 +33,7 @@ function grantedAccess(op: OperationEntry, status: number): CaseVerdict {
 const checks: Check[] = [];
 
 /**
- * A 404 in the primary workspace, where the profile's resources live, for a request the broadest
+ * A 404 (a read's 409) in the primary workspace, where the profile's resources live, for a request the broadest
  * identity holding the scope is served: the resource was hidden from a token that holds the scope
  * and may use the workspace (a 404 standing in for a refusal, or a workspace filter comparing the
  * token's list in another type). Missing ids (the positive requests of consuming operations) are
@@ -53,7 +53,7 @@ async function expectNotHiddenFrom(
   );
   if (is2xx(served.response.status))
     throw new RuleViolation(
-      `${op.operationId} answered 404 to identity "${identity.name}", which holds ${op.scope} and may use workspace ${primary}, and ${served.response.status} to identity "${broadest.name}" for the same request: a resource of the workspace was hidden from a token that may read it`,
+      `${op.operationId} answered ${exchange.response.status} to identity "${identity.name}", which holds ${op.scope} and may use workspace ${primary}, and ${served.response.status} to identity "${broadest.name}" for the same request: a resource of the workspace was hidden from a token that may read it`,
       exchange,
     );
 }
@@ -211,7 +211,10 @@ checks.push(
             (s) => notRefused(s) || answersForResource(op, workspace, primary, s),
             `no 401/403: identity "${identity.name}" holds ${op.scope} and may use workspace ${workspace}`,
           );
-          if (exchange.response.status === 404 && workspace === primary)
+          // A read cannot conflict with anything: its 409 hides the resource as a 404 does. An
+          // update's 409 can be another update in flight, so only its 404 is compared.
+          const { status } = exchange.response;
+          if (workspace === primary && (status === 404 || (status === 409 && op.method === 'get')))
             await expectNotHiddenFrom(session, identity, op, exchange);
           return grantedAccess(op, exchange.response.status);
         },

@@ -390,7 +390,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'A token holding the scope and allowed the workspace is not refused with 401/403',
     quotes: ["A request outside the token's scopes or workspace policy returns 403."],
     latitude:
-      'Answers other than 401/403 (2xx, 404, 409 on consumed resources) pass; on a workspace other than the one holding the resources a 403 for an operation that names a resource passes too (no status is shown for a resource asked through another workspace). A 404 in the workspace holding the resources, for a request the broadest identity holding the scope is then served, fails: the resource was hidden from a token that may read it. Only grants count as evidence.',
+      'Answers other than 401/403 (2xx, 404, 409 on consumed resources) pass; on a workspace other than the one holding the resources a 403 for an operation that names a resource passes too (no status is shown for a resource asked through another workspace). A 404 (for a read, also a 409) in the workspace holding the resources, for a request the broadest identity holding the scope is then served, fails: the resource was hidden from a token that may read it. Only grants count as evidence.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     threats: [
