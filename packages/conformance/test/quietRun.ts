@@ -13,9 +13,17 @@ export interface QuietRunOptions {
   readonly concurrency?: number;
 }
 
-/** Runs the selected rules against `profile` with no reporter and no output, and returns the outcome. */
-export async function quietRun(profile: TargetProfile, options: QuietRunOptions): Promise<RunOutcome> {
-  const { outcome } = await runConformance({
+/** A quiet run's outcome, its exit code and what it would have printed. */
+export interface KeptRun {
+  readonly outcome: RunOutcome;
+  readonly exitCode: number;
+  readonly printed: string;
+}
+
+/** Runs the selected rules against `profile` with no reporter, keeping what it prints instead. */
+export async function keptRun(profile: TargetProfile, options: QuietRunOptions): Promise<KeptRun> {
+  const printed: string[] = [];
+  const { outcome, exitCode } = await runConformance({
     profile,
     rules: options.rules,
     depth: options.depth,
@@ -23,7 +31,12 @@ export async function quietRun(profile: TargetProfile, options: QuietRunOptions)
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     reporters: [],
     outDir: mkdtempSync(join(tmpdir(), 'conformance-quiet-')),
-    print: () => undefined,
+    print: (text) => printed.push(text),
   });
-  return outcome;
+  return { outcome, exitCode, printed: printed.join('\n') };
+}
+
+/** Runs the selected rules against `profile` with no reporter and no output, and returns the outcome. */
+export async function quietRun(profile: TargetProfile, options: QuietRunOptions): Promise<RunOutcome> {
+  return (await keptRun(profile, options)).outcome;
 }

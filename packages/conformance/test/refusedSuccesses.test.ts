@@ -1,15 +1,12 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/run/engine.js';
 import { scopeNames, type TargetProfile } from '../src/targetProfile/index.js';
 import {
   embeddedSandboxProfile,
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
+import { keptRun } from './quietRun.js';
 
 /**
  * A correct sandbox behind a proxy that answers `status` instead of every success of the sandbox
@@ -50,18 +47,12 @@ async function refusingSuccesses(
   const address = proxy.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   try {
-    const printed: string[] = [];
-    const result = await runConformance({
-      profile: { ...profile, baseUrl: `http://127.0.0.1:${port}/v1` },
-      rules,
-      depth: 3,
-      seed: 1,
-      reporters: [],
-      outDir: mkdtempSync(join(tmpdir(), 'conformance-refused-')),
-      print: (text) => printed.push(text),
-    });
-    const failed = result.outcome.rules.filter((rule) => rule.state === 'failed').map((rule) => rule.id);
-    return { exitCode: result.exitCode, failed, printed: printed.join('\n') };
+    const run = await keptRun(
+      { ...profile, baseUrl: `http://127.0.0.1:${port}/v1` },
+      { rules, depth: 3, seed: 1 },
+    );
+    const failed = run.outcome.rules.filter((rule) => rule.state === 'failed').map((rule) => rule.id);
+    return { exitCode: run.exitCode, failed, printed: run.printed };
   } finally {
     proxy.closeAllConnections();
     await new Promise((resolve) => proxy.close(resolve));

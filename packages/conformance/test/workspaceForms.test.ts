@@ -1,32 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../src/run/engine.js';
 import { scopeNames } from '../src/targetProfile/index.js';
 import {
   embeddedSandboxProfile,
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
+import { type KeptRun, keptRun } from './quietRun.js';
 
-/** WS-4 or WS-5 alone against the sandbox with `fault`; the printed report. */
-async function formsRun(rules: string, fault: string): Promise<{ exitCode: number; printed: string }> {
+/** WS-4 or WS-5 alone against the sandbox with `fault`. */
+async function formsRun(rules: string, fault: string): Promise<KeptRun> {
   const sandbox = await loadSandboxModule();
   const profile = embeddedSandboxProfile(sandbox.defaultSandboxProfile(), scopeNames());
   const target = await startSandboxTarget(profile, { fault });
   try {
-    const printed: string[] = [];
-    const result = await runConformance({
-      profile: { ...profile, baseUrl: target.baseUrl },
-      rules,
-      depth: 3,
-      seed: 3,
-      reporters: [],
-      outDir: mkdtempSync(join(tmpdir(), 'conformance-forms-')),
-      print: (text) => printed.push(text),
-    });
-    return { exitCode: result.exitCode, printed: printed.join('\n') };
+    return await keptRun({ ...profile, baseUrl: target.baseUrl }, { rules, depth: 3, seed: 3 });
   } finally {
     await target.stop();
   }

@@ -14,7 +14,7 @@ import {
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
 import { retriesAfterLostAnswer } from './lostAnswerRetry.js';
-import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
+import { expectStatus, is2xx, is4xx, isTokenRejection, RuleViolation } from './ruleViolation.js';
 import {
   acceptedCreate,
   acceptedDelete,
@@ -90,7 +90,7 @@ checks.push(
               `${attempts.length} creates of a cloud VM in workspace ${secondary}, each with its own X-Idempotency-Key, right after the preflight allowed creates there, answered ${attempts.map((a) => a.response.status).join(', ')}: the document answers a create with 202 Accepted and its acceptance record`,
               exchange,
             );
-          if (status === 401 || status === 403)
+          if (isTokenRejection(status))
             throw new RuleViolation(
               `the create in workspace ${secondary} was refused with ${status} for identity "${creator.name}", which holds vm.write and whose workspace policy allows that workspace: the document answers a create with 202 Accepted`,
               exchange,

@@ -11,7 +11,14 @@ import {
 import { type Exchange, headerValue } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
-import { expectErrorDetail, expectJsonObject, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
+import {
+  expectErrorDetail,
+  expectJsonObject,
+  expectStatus,
+  is2xx,
+  isTokenRejection,
+  RuleViolation,
+} from './ruleViolation.js';
 import { acceptedCreate, CLOUD_VM_NOT_CLEANED, sentUntilSettled } from './sharedRequests.js';
 
 const checks: Check[] = [];
@@ -131,9 +138,8 @@ checks.push(
             t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
           return exchange;
         };
-        const forScope = (s: number) => s === 401 || s === 403;
         const first = await create();
-        expectStatus(first, (s) => !forScope(s), noScopeRefusal(identity.name));
+        expectStatus(first, (s) => !isTokenRejection(s), noScopeRefusal(identity.name));
         const { status } = first.response;
         if (is2xx(status)) return observed;
         if (status === 429) return notApplicable('the create was answered 429 Too Many Requests');
@@ -150,10 +156,10 @@ checks.push(
           );
         const again = [
           first,
-          ...(await sentUntilSettled(create, (s) => is2xx(s) || forScope(s) || s === 429, t.signal)),
+          ...(await sentUntilSettled(create, (s) => is2xx(s) || isTokenRejection(s) || s === 429, t.signal)),
         ];
         const last = again.at(-1) as Exchange;
-        expectStatus(last, (s) => !forScope(s), noScopeRefusal(identity.name));
+        expectStatus(last, (s) => !isTokenRejection(s), noScopeRefusal(identity.name));
         if (is2xx(last.response.status)) return observed;
         if (last.response.status === 429)
           return notApplicable('the create was answered 429 Too Many Requests');
