@@ -71,10 +71,10 @@ describe('configuration', () => {
   });
 
   test('ENV-1: refuses a token with neither prefix, without echoing it', () => {
-    const attempt = () => createCloudClient({ token: 'sk_live_abcdef123456', workspaceId: '1' });
+    const attempt = () => createCloudClient({ token: 'other_FAKEnotAreal_secret', workspaceId: '1' });
     expect(attempt).toThrow(TokenEnvironmentError);
     expect(attempt).toThrow(/neither `svc_prod_key_` or `svc_dev_key_`/);
-    expect(attempt).not.toThrow(/abcdef/);
+    expect(attempt).not.toThrow(/FAKEnotAreal/);
     expect(() => createCloudClient({ token: 'svc_dev_key_', workspaceId: '1' })).toThrow(
       TokenEnvironmentError,
     );

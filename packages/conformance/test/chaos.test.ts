@@ -495,7 +495,7 @@ mutations: true
       const env = {
         CHAOS_SHORT_1: 'k',
         CHAOS_SHORT_5: 'stora',
-        CHAOS_FULL: 'svc_dev_key_chaos_full_token_0001',
+        CHAOS_FULL: 'svc_dev_key_FAKEchaosFullNotAreal',
       };
       const profileText = `name: chaos-short
 baseUrl: ${target.baseUrl}

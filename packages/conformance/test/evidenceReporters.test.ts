@@ -21,7 +21,7 @@ import { createSecretRedactor } from '../src/secrets/secretRedactor.js';
 import { runCoverage } from '../src/specCoverage/coverageReport.js';
 import type { Exchange } from '../src/transport/exchange.js';
 
-const SECRET = 'svc_dev_key_evidence_unit_0123456789';
+const SECRET = 'svc_dev_key_FAKEevidenceUnitNotAreal';
 const HOSTILE = '<script>alert("from the target")</script>';
 
 function outcomeOf(tests: TestOutcome[], target = 'unit'): RunOutcome {

@@ -137,7 +137,7 @@ function revocationTarget(lapseMs: number) {
   });
 }
 
-const REVOKED = 'svc_dev_key_fake_revoked_token_0001';
+const REVOKED = 'svc_dev_key_FAKErevokedNotAreal';
 
 describe('AUTH-3 over a second: a revocation that lapses for a moment is met', () => {
   it('passes a target that refuses the revoked token on every read, sending reads 20 ms apart for 1.2 s', async () => {
