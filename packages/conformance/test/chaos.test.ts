@@ -10,7 +10,13 @@ import {
   loadSandboxModule,
   startSandboxTarget,
 } from '../src/targets/sandboxTarget.js';
-import { type HostileMode, type HostileTarget, startHostileTarget, startWitness } from './hostileTarget.js';
+import {
+  FOREIGN_TOKENS,
+  type HostileMode,
+  type HostileTarget,
+  startHostileTarget,
+  startWitness,
+} from './hostileTarget.js';
 import { type CliRun, runCli } from './runCli.js';
 
 /**
@@ -514,6 +520,27 @@ billing: { skuCode: "sku-\${CHAOS_SHORT_1}" }
       expect(result.run.stderr).not.toContain('stora');
     },
   );
+
+  it("a target leaking other callers' tokens (never sent, never in the profile) has none of them written anywhere: any token of either environment shows its prefix only", async () => {
+    const target = await hostile('foreign-token');
+    const result = await runAgainst(
+      staticProfile(target.baseUrl),
+      TOKENS,
+      ['--depth', '2', '--reporter', 'table,json,junit,markdown,html,har,ndjson'],
+      60,
+    );
+    expect(result.run.code).toBe(1);
+    expect(target.requests.length).toBeGreaterThan(20);
+    expectCleanOutput(result, [...staticSecrets, ...FOREIGN_TOKENS]);
+    const outputs = [
+      result.run.stdout,
+      result.run.stderr,
+      ...filesUnder(result.outDir).map((f) => readFileSync(f, 'utf8')),
+    ];
+    // The leak is in the evidence (masked), so the files did read those answers.
+    expect(outputs.some((text) => text.includes('svc_prod_key_[redacted]'))).toBe(true);
+    for (const text of outputs) expect(text).not.toMatch(/svc_(?:prod|dev)_key_[A-Za-z0-9\-._~+/=%]/i);
+  });
 
   it('token echo: a target answering with the credentials it was sent leaks none of them', async () => {
     const target = await hostile('token-echo');

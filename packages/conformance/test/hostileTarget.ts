@@ -20,7 +20,8 @@ export type HostileMode =
   | 'redirect'
   | 'rate-limit-huge'
   | 'rate-limit-moderate'
-  | 'token-echo';
+  | 'token-echo'
+  | 'foreign-token';
 
 export interface HostileTargetOptions {
   /** A correct implementation to pass requests on to (slow, wrong-content-type, rate-limit-moderate). */
@@ -51,9 +52,22 @@ function credentialOf(req: IncomingMessage): string {
   return header.replace(/^\S+\s+/, '');
 }
 
-/** A body that carries the credential in every field a check reads (ids, detail, status) and in headers. */
-function echo(req: IncomingMessage, res: ServerResponse): void {
-  const token = credentialOf(req);
+/**
+ * Tokens of other callers, never sent by the suite, that `foreign-token` leaks: one of each
+ * environment, obviously fake, and one made of every character a token may hold.
+ */
+export const FOREIGN_TOKENS = [
+  'svc_prod_key_FAKEforeignLeak7NotAreal',
+  'svc_dev_key_FAKEotherCaller4NotAreal',
+  'svc_dev_key_FAKE-._~+/Leak9NotAreal==',
+] as const;
+
+/**
+ * A body that carries a token in every field a check reads (ids, detail, status) and in headers:
+ * the credential the request was sent with, or (`foreign`) a token of another caller.
+ */
+function echo(req: IncomingMessage, res: ServerResponse, foreign?: string): void {
+  const token = foreign ?? credentialOf(req);
   const encoded = Buffer.from(token).toString('base64');
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   const status =
@@ -175,6 +189,9 @@ export async function startHostileTarget(
         return;
       case 'token-echo':
         echo(req, res);
+        return;
+      case 'foreign-token':
+        echo(req, res, FOREIGN_TOKENS[counter % FOREIGN_TOKENS.length]);
         return;
     }
   });

@@ -179,3 +179,89 @@ describe('redacting the head of a long answer', () => {
     expect(redactor.redactHead(huge, 1000)).toBe(huge.slice(0, 1000));
   });
 });
+
+describe('token-shaped text the run never registered', () => {
+  /** RFC 6750 token characters, the alphabet a token's random part is written in. */
+  const tokenBody = fc.string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'),
+    minLength: 1,
+    maxLength: 48,
+  });
+  const prefix = fc.constantFrom('svc_dev_key_', 'svc_prod_key_', 'SVC_PROD_KEY_', 'Svc_Dev_Key_');
+  /** What a body, a header or a message puts around a value. */
+  const delimiter = fc.constantFrom(' ', '"', "'", ',', ':', '<', '>', '\n', '&', ';', ')', ']', '}');
+
+  it("property: a token of either environment a target sends (another caller's, a leaked one) keeps its prefix only, with or without secrets registered", () => {
+    fc.assert(
+      fc.property(
+        prefix,
+        tokenBody,
+        fc.constantFrom('', 'id='),
+        delimiter,
+        fc.boolean(),
+        (shownPrefix, body, before, after, registered) => {
+          const redactor = createSecretRedactor(registered ? ['svc_dev_key_FAKE1registered2NotAreal'] : []);
+          const text = `detail${before}${shownPrefix}${body}${after}tail`;
+          const redacted = redactor.redact(text);
+          expect(redacted).toBe(`detail${before}${shownPrefix}[redacted]${after}tail`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks percent-encoded and JSON-escaped tokens whole, and leaves a bare prefix (documentation, messages) as it is', () => {
+    const redactor = createSecretRedactor();
+    expect(redactor.redact('GET /x?token=svc_prod_key_FAKE%2Bnot%2FAreal&y=1')).toBe(
+      'GET /x?token=svc_prod_key_[redacted]&y=1',
+    );
+    expect(redactor.redact('{"t":"svc_dev_key_FAKE\\/notAreal=="}')).toBe('{"t":"svc_dev_key_[redacted]"}');
+    expect(redactor.redact('development tokens start with `svc_dev_key_`.')).toBe(
+      'development tokens start with `svc_dev_key_`.',
+    );
+    expect(redactor.redact('svc_dev_key_[redacted] stays')).toBe('svc_dev_key_[redacted] stays');
+  });
+
+  it('the head of a text holding an unregistered token across the cut shows none of it', () => {
+    const redactor = createSecretRedactor();
+    const text = `${'x'.repeat(90)}svc_prod_key_FAKEforeignNotAreal0123456789 and more`;
+    const head = redactor.redactHead(text, 100);
+    expect(head).toBe(`${'x'.repeat(90)}svc_prod_key_[redacted] and more`.slice(0, 100));
+    expect(head).not.toMatch(/svc_prod_key_F/);
+  });
+});
+
+describe('encoded tokens the run never registered', () => {
+  it('property: a base64 text (either alphabet) holding a token of either environment anywhere is masked, whatever surrounds the token', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary-ascii', maxLength: 20 }),
+        fc.constantFrom('svc_dev_key_', 'svc_prod_key_'),
+        fc.string({
+          unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'),
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.string({ unit: 'binary-ascii', maxLength: 20 }),
+        fc.constantFrom<BufferEncoding>('base64', 'base64url'),
+        (before, prefix, body, after, encoding) => {
+          const encoded = Buffer.from(`${before}${prefix}${body}${after}`, 'latin1').toString(encoding);
+          const redacted = createSecretRedactor().redact(`Authorization: Basic ${encoded}\n`);
+          for (let offset = 0; offset < 4; offset++)
+            expect(Buffer.from(redacted.slice(21 + offset), 'base64').toString('latin1')).not.toMatch(
+              /svc_(?:prod|dev)_key_[A-Za-z0-9]/,
+            );
+          expect(redacted).toBe('Authorization: Basic [redacted]\n');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves ordinary long identifiers and base64 without a token as they are', () => {
+    const redactor = createSecretRedactor();
+    const text =
+      'op-3f2a9c1e4b5d6f708192a3b4c5d6e7f8 c2VjcmV0IHN0b3JlIGxpc3Q= 2026-11-27T21:40:00.123Z 550e8400-e29b-41d4-a716-446655440000';
+    expect(redactor.redact(text)).toBe(text);
+  });
+});
