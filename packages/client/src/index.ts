@@ -44,5 +44,6 @@ export {
   type WaitForOperationOptions,
 } from './operationPolling.js';
 export { type RetryOptions, retryAfterMs } from './retryPolicy.js';
+export { maskTokenShapes } from './tokenShapes.js';
 export type { FetchFunction } from './transport.js';
 export { CLIENT_NAME, CLIENT_VERSION } from './version.js';

@@ -59,6 +59,32 @@ describe('what a caller gets after a failure', () => {
     );
   });
 
+  test("another caller's token a gateway puts in an error (detail, header, request id; raw or base64) is masked in errors and log entries", async () => {
+    const foreign = 'svc_prod_key_FAKEotherCallerNotAreal';
+    const logs: ClientLogEntry[] = [];
+    const fetch = stubFetch(
+      () =>
+        new Response(JSON.stringify({ detail: `token ${foreign} is not valid for workspace 1042` }), {
+          status: 403,
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Request-Id': `req-${foreign}`,
+            'X-Debug-Credential': `Basic ${btoa(`user:${foreign}`)}`,
+          },
+        }),
+    );
+    const error = (await client(fetch, { logger: (entry: ClientLogEntry) => logs.push(entry) })
+      .listBuckets()
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.detail).toBe('token svc_prod_key_[token redacted] is not valid for workspace 1042');
+    expect(error.requestId).toBe('req-svc_prod_key_[token redacted]');
+    expect(error.headers['x-debug-credential']).toBe('Basic [token redacted]');
+    const everything = `${JSON.stringify(error)} ${error.message} ${JSON.stringify(logs)}`;
+    expect(everything).not.toMatch(/svc_prod_key_F|FAKEotherCaller/);
+    expect(everything).not.toContain(btoa(`user:${foreign}`).slice(4, 20));
+  });
+
   test('a create that got no answer exposes the key it used, so the caller can replay it without a duplicate', async () => {
     const fetch = stubFetch((sent) =>
       sent.path.endsWith('/billing/resource-eligibility') ? json(200, { allowed: true }) : networkFailure(),

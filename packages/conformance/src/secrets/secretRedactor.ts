@@ -1,3 +1,5 @@
+import { maskTokenShapes } from '@cloud-api/client';
+
 /**
  * The one redaction source of a run. Every value that came from a token field or from an
  * environment-variable expansion is a secret, whatever its length, and so is every token the
@@ -53,37 +55,6 @@ const TOKEN_PREFIX = /^svc_(?:prod|dev)_key_/;
  * holds it by chance (a hex tail often has eight digits in a row), and masking it inside a JSON
  * number made the HAR invalid JSON. The token itself, in every form, is masked whatever it holds.
  */
-/**
- * Any text shaped as the document's tokens (a `svc_prod_key_` or `svc_dev_key_` prefix, in any
- * letter case, then RFC 6750 token characters, with `%` and `\\` for encoded and escaped ones) is
- * masked after its prefix, known or not: a target that leaks another caller's token in a body or
- * header, or one the suite invented and the target accepted, is a token too. The bare prefix
- * (documentation, messages) stays.
- */
-const TOKEN_SHAPE = /(svc_(?:prod|dev)_key_)[A-Za-z0-9\-._~+/=%\\]+/gi;
-
-const HOLDS_TOKEN_SHAPE = /svc_(?:prod|dev)_key_[A-Za-z0-9\-._~+/=%\\]/i;
-
-/**
- * Runs of base64 (either alphabet) long enough to encode a prefix and a character: such a run is
- * masked whole when, decoded from any of its first four characters, it holds a token shape (a
- * Basic credential or an encoded blob holding another caller's token).
- */
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
-
-function encodesTokenShape(run: string): boolean {
-  for (let offset = 0; offset < 4; offset++)
-    if (HOLDS_TOKEN_SHAPE.test(Buffer.from(run.slice(offset), 'base64').toString('latin1'))) return true;
-  return false;
-}
-
-/** `text` with every token-shaped run masked after its prefix, and every base64 run encoding one masked whole. */
-function maskTokenShapes(text: string, mask: string): string {
-  return text
-    .replace(TOKEN_SHAPE, (_token, prefix: string) => `${prefix}${mask}`)
-    .replace(BASE64_RUN, (run) => (encodesTokenShape(run) ? mask : run));
-}
-
 const identifying = (piece: string): boolean => new Set(piece).size > 2 && /\D/.test(piece);
 
 /** The first two characters of a piece, as one number: most positions of a text are ruled out by it alone. */
