@@ -1203,6 +1203,13 @@ export const faultCatalogue = [
   },
   // ---- stop 34: resources made for the run prove what a refused or retried request did ----
   {
+    id: 'guard-answers-after-dispatch',
+    rule: 'REFUSE-1',
+    mechanism: 'unawaited-promise',
+    description:
+      'The authentication middleware calls `next()` before it awaits its token, scope and workspace lookup: a delete or release is refused with 401 or 403, and carried out all the same.',
+  },
+  {
     id: 'release-removed-before-workspace-check',
     rule: 'ISO-1',
     mechanism: 'act-before-check',

@@ -43,6 +43,14 @@ export interface PipelineDependencies {
 
 export const API_BASE_PATH = '/v1';
 const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Who the handler runs as behind the guard-answers-after-dispatch fault's refusal. */
+const TRUSTED_CALLER: Caller = {
+  identityName: 'dispatched-before-the-guard',
+  policy: 'entire-organization',
+  hasScope: () => true,
+  policyAllows: () => true,
+};
+
 /** How long the workspace-id-pollution-behind-list-cache fault's gateway keeps a list. */
 const GATEWAY_LIST_CACHE_MS = 60_000;
 
@@ -188,6 +196,23 @@ export function createRequestListener(
       }
     }
     return outcome.caller;
+  };
+
+  /**
+   * The guard-answers-after-dispatch fault: the authentication middleware calls `next()` before it
+   * awaits its lookup, so the handler of an operation without a body (delete, release) runs as a
+   * trusted caller, and only the answer is the guard's refusal.
+   */
+  const runBehindRefusal = (
+    route: Route,
+    req: IncomingMessage,
+    pathname: string,
+    checked: Checked,
+    pathParameters: Readonly<Record<string, string>>,
+  ): void => {
+    if (behaviour.fault !== 'guard-answers-after-dispatch' || route.checkBody) return;
+    const dispatched = execute(route, req, pathname, TRUSTED_CALLER, checked, pathParameters, undefined);
+    if (dispatched instanceof Promise) dispatched.catch(() => undefined);
   };
 
   const execute = (
@@ -348,11 +373,19 @@ export function createRequestListener(
       checked = 'kind' in caller ? caller : checkParameters(route, query, req, match.pathParameters);
     }
     if ('kind' in caller || 'kind' in checked) {
+      if ('kind' in caller && behaviour.fault === 'guard-answers-after-dispatch') {
+        // The handler behind the fault reads its own parameters, whatever the guard decided.
+        const handlerParameters =
+          'kind' in checked ? checkParameters(route, query, req, match.pathParameters) : checked;
+        if (!('kind' in handlerParameters))
+          runBehindRefusal(route, req, pathname, handlerParameters, match.pathParameters);
+      }
       writer.send(res, 'kind' in checked ? checked : (caller as OperationResult));
       return;
     }
     const refusal = workspaces.refusal(caller, checked.workspaceId, method === 'GET');
     if (refusal) {
+      runBehindRefusal(route, req, pathname, checked, match.pathParameters);
       writer.sendError(res, 403, refusal);
       return;
     }

@@ -1395,6 +1395,18 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(200),
   },
+  'guard-answers-after-dispatch': {
+    // A release and a delete without a token, then the same by the full identity.
+    observe: async (h) => [
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)), { authorization: null })).status,
+      (await h.call('DELETE', paths.reservedIp(reservedIp(h)))).status,
+      (await h.call('DELETE', paths.gpuVm(deletableVm(h)), { as: 'noVmWrite', idempotencyKey: 'refused' }))
+        .status,
+      (await h.call('DELETE', paths.gpuVm(deletableVm(h)), { idempotencyKey: 'own' })).status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[401,204,403,202]',
+    faulty: (o) => JSON.stringify(o) === '[401,404,403,409]',
+  },
   'release-removed-before-workspace-check': {
     observe: async (h) => [
       (await h.call('DELETE', paths.reservedIp(reservedIp(h)), { workspace: secondary(h) })).status,

@@ -12,6 +12,7 @@ import { negativeDataChecks } from './negativeData.js';
 import { parameterArrivalChecks } from './parameterArrival.js';
 import { recordIdentityChecks } from './recordIdentity.js';
 import { recordsChecks } from './records.js';
+import { refusedRequestsChecks } from './refusedRequests.js';
 import { replayedKeysChecks } from './replayedKeys.js';
 import { responsesChecks } from './responses.js';
 import { stateRulesChecks } from './stateRules.js';
@@ -37,6 +38,7 @@ const families: Readonly<Record<string, readonly Check[]>> = {
   parameterArrival: parameterArrivalChecks,
   recordIdentity: recordIdentityChecks,
   records: recordsChecks,
+  refusedRequests: refusedRequestsChecks,
   replayedKeys: replayedKeysChecks,
   responses: responsesChecks,
   stateRules: stateRulesChecks,

@@ -480,6 +480,39 @@ export const rules: readonly RuleEntry[] = [
     ],
   },
   {
+    id: 'REFUSE-1',
+    level: 'MUST',
+    title: 'A request refused for its token, scope, workspace policy or workspace_id is not carried out',
+    quotes: [
+      '401 Unauthorized | The token is missing, malformed, expired or invalid.',
+      'Rule: a request to an endpoint whose scope the token lacks returns `403 Forbidden`.',
+      'Specific workspaces | Token may access only the selected workspaces; requests to others return `403 Forbidden`.',
+      '`workspace_id` must be a positive number; zero, negative and non-numeric values are rejected.',
+    ],
+    latitude:
+      "The document names the refusals, not in so many words that a refused request changes nothing; a refusal that carries out the request refuses nothing. GPU VMs and reserved IPs have no read endpoint (not shown), so the effect shows only by consuming: a GPU VM and a reserved IP of their own (the fifth deletable VM, the fourth releasable IP) are asked to be deleted and released without a token, with an unknown and the revoked token, by an identity lacking the scope, by one whose policy leaves out the workspace, and with workspace_id 0; each must be refused (any 4xx: the statuses are the AUTH, SCOPE, POLICY and WS rules'), and 0.3 s later the broadest identity deletes and releases them. Where the run's resources were made for it (a provision command, the sandbox), a 404 there (for the VM also a 409) fails when the run's delete or release of another such resource was accepted; with the profile's own resources it is no verdict (an earlier run may have consumed them). A refusal answered otherwise than with a 4xx leaves the case without evidence.",
+    targets: STATEFUL,
+    whyNotPrism: PRISM_NO_STATE,
+    needs: [
+      'mutations: true',
+      'a fifth resources.deletableGpuVmIds entry or a fourth resources.releasableReservedIpIds entry',
+    ],
+    threats: [
+      {
+        mechanism: 'unawaited-promise',
+        how: "The authentication middleware starts its token and scope lookup and calls `next()` before awaiting it: the handler runs and deletes the VM, and the lookup's 401 or 403 is the answer the client gets.",
+      },
+      {
+        mechanism: 'act-before-check',
+        how: 'The delete handler marks the VM deleting, then asks the policy service whether the caller may use the workspace, and answers its 403 without undoing the mark.',
+      },
+      {
+        mechanism: 'middleware-order',
+        how: 'A middleware that publishes every delete and release to the worker queue on receipt (for auditing) is mounted before authentication: the request is refused, and the worker carries it out anyway.',
+      },
+    ],
+  },
+  {
     id: 'ISO-1',
     level: 'MUST',
     title:

@@ -24,6 +24,13 @@ export interface ResourcePlan {
    */
   readonly deleteIsolation?: string;
   readonly releaseIsolation?: string;
+  /**
+   * A GPU VM and a reserved IP that REFUSE-1 asks to delete and release in ways the API refuses
+   * (no token, a lacking scope, a workspace outside the policy, an invalid workspace_id), then
+   * consumes: with fresh resources, still there proves no refused request acted.
+   */
+  readonly deleteRefused?: string;
+  readonly releaseRefused?: string;
   readonly natRule?: NatRuleRef;
   readonly restore?: string;
 }
@@ -40,9 +47,11 @@ export function planResources(profile: TargetProfile): ResourcePlan {
     deleteReplay: deletable[1],
     deleteProbe: deletable[2],
     deleteIsolation: deletable[3],
+    deleteRefused: deletable[4],
     releaseAccept: releasable[0],
     releaseProbe: releasable[1],
     releaseIsolation: releasable[2],
+    releaseRefused: releasable[3],
     natRule: r.natRules?.[0],
     restore: r.restoreIds?.[0],
   };

@@ -1,0 +1,160 @@
+import { setTimeout as wait } from 'node:timers/promises';
+import type { OperationEntry } from '@cloud-api/spec';
+import fc from 'fast-check';
+import { tokenPrefixes } from '../generate/authorization.js';
+import { operationRequest, type RequestOverrides } from '../generate/operationRequest.js';
+import { allowsWorkspace, hasScope, namedIdentities } from '../session/identities.js';
+import type { Session } from '../session/session.js';
+import type { Exchange } from '../transport/exchange.js';
+import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
+import { type Check, defineCheck } from './check.js';
+import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
+import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
+
+/**
+ * How long the refused requests are given to finish what a handler started behind the refusal (a
+ * guard that answered before the handler it let through had written) before the resource is
+ * consumed through its own workspace.
+ */
+const SETTLE_MS = 300;
+
+/** A request the API refuses before acting: without a token, with one that may not, or with an invalid workspace. */
+interface Refusal {
+  readonly why: string;
+  readonly overrides: RequestOverrides;
+}
+
+/** The refusals the profile can send for `op` on the primary workspace: each one a check of its own would judge. */
+function refusalsFor(session: Session, op: OperationEntry): Refusal[] {
+  const { primary } = session.profile.workspaces;
+  const identities = namedIdentities(session.profile);
+  const lacking = identities.find((id) => !hasScope(id, op.scope) && allowsWorkspace(id, primary));
+  const outside = identities.find((id) => hasScope(id, op.scope) && !allowsWorkspace(id, primary));
+  const prefix = tokenPrefixes[session.profile.environment];
+  return [
+    { why: 'without an Authorization header', overrides: { authorization: null } },
+    { why: 'with an unknown token', overrides: { token: `${prefix}conformance_unknown_refused` } },
+    ...(session.profile.revokedToken
+      ? [{ why: 'with the revoked token', overrides: { token: session.profile.revokedToken } }]
+      : []),
+    ...(lacking
+      ? [
+          {
+            why: `by identity "${lacking.name}", which lacks ${op.scope}`,
+            overrides: { token: lacking.token },
+          },
+        ]
+      : []),
+    ...(outside
+      ? [
+          {
+            why: `by identity "${outside.name}", whose workspace policy leaves out workspace ${primary}`,
+            overrides: { token: outside.token },
+          },
+        ]
+      : []),
+    { why: 'with workspace_id 0', overrides: { workspaceId: '0' } },
+  ];
+}
+
+interface RefusedCase {
+  readonly what: string;
+  readonly op: OperationEntry;
+  readonly pathIds: Readonly<Record<string, string>>;
+  readonly isDelete: boolean;
+}
+
+function refusedCases(session: Session): RefusedCase[] {
+  const { deleteRefused, releaseRefused } = session.plan;
+  return [
+    ...(deleteRefused
+      ? [
+          {
+            what: `GPU VM ${deleteRefused}`,
+            op: session.operation('deleteGpuVm'),
+            pathIds: { vm_id: deleteRefused },
+            isDelete: true,
+          },
+        ]
+      : []),
+    ...(releaseRefused
+      ? [
+          {
+            what: `reserved IP ${releaseRefused}`,
+            op: session.operation('releaseReservedIp'),
+            pathIds: { reserved_ip_id: releaseRefused },
+            isDelete: false,
+          },
+        ]
+      : []),
+  ];
+}
+
+const listed = (refused: readonly Exchange[], refusals: readonly Refusal[]): string =>
+  refused.map((exchange, i) => `${refusals[i]?.why} (${exchange.response.status})`).join(', ');
+
+export const refusedRequestsChecks: readonly Check[] = [
+  defineCheck(
+    'REFUSE-1',
+    'a delete or release refused for its token, scope, workspace policy or workspace_id leaves the resource',
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const { primary } = session.profile.workspaces;
+      const cases = refusedCases(session);
+      if (cases.length === 0)
+        return t.skip(
+          "the profile's resources hold no fifth resources.deletableGpuVmIds entry and no fourth resources.releasableReservedIpIds entry (a GPU VM and a reserved IP that only refused requests touch, then consumed)",
+        );
+      // Each case consumes its resource: a second run of it (fast-check shrinking toward another
+      // case) would judge a resource the first run removed, so every case is judged once.
+      const judged = new Map<RefusedCase, Promise<CaseVerdict>>();
+      const judge = async (c: RefusedCase): Promise<CaseVerdict> => {
+        const refusals = refusalsFor(session, c.op);
+        const refused: Exchange[] = [];
+        for (const refusal of refusals) {
+          const exchange = await session.http.send(
+            operationRequest(c.op, session, 'probe', { ...refusal.overrides, pathIds: c.pathIds }),
+          );
+          refused.push(exchange);
+          // Not refused: the rule of that refusal judges it, and the resource may rightly be gone.
+          if (!is4xx(exchange.response.status))
+            return notApplicable(
+              `${c.what} was asked ${refusal.why} and answered ${exchange.response.status}, not refused with a 4xx, so what follows tells nothing of a refused request`,
+            );
+        }
+        await wait(SETTLE_MS, undefined, { signal: t.signal }).catch(() => undefined);
+        const own = await session.http.send(operationRequest(c.op, session, 'probe', { pathIds: c.pathIds }));
+        const status = own.response.status;
+        if (is2xx(status)) return observed;
+        const requests = `the ${refused.length} refused requests (${own.request.method}: ${listed(refused, refusals)})`;
+        if (!session.freshResources && (status === 404 || status === 409))
+          return notApplicable(
+            `${c.what} answered ${status} through workspace ${primary} after ${requests}; the profile's resources are not made for each run, so an earlier run may have consumed it: list a fresh one for each run, or let the profile's provision command hand one out`,
+          );
+        if (status === 404 || (status === 409 && c.isDelete)) {
+          // A fresh VM may be in a state that conflicts with a delete (not shown), and a target may
+          // answer 404 to every release: blamed on the refused requests only when the run's own
+          // delete or release of another such resource was accepted.
+          const accepted = c.isDelete
+            ? (await acceptedDelete(session)).exchange
+            : (await acceptedRelease(session)).exchange;
+          if (is2xx(accepted.response.status))
+            throw new RuleViolation(
+              `${c.what} was ${session.freshResources}, and only refused requests had named it: ${requests}. Then the broadest identity's ${c.isDelete ? 'delete' : 'release'} through workspace ${primary} answered ${status}, while the run's ${c.isDelete ? 'delete' : 'release'} of another such resource was accepted (${accepted.response.status}): a refused request had already ${status === 404 ? 'removed it' : 'started deleting it'} (a guard that answers the refusal after letting the handler run)`,
+              own,
+            );
+        }
+        return notApplicable(
+          `${c.what} answered ${status} through workspace ${primary} after ${requests}, which shows neither way whether it was still there`,
+        );
+      };
+      const judgeOnce = (c: RefusedCase): Promise<CaseVerdict> => {
+        const known = judged.get(c) ?? judge(c);
+        judged.set(c, known);
+        return known;
+      };
+      await t.check(fc.constantFrom(...cases), judgeOnce, { examples: cases, exhaustive: true });
+    },
+  ),
+];
