@@ -19,11 +19,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 const poolFile = process.argv[2] ?? 'resource-pool.example.json';
 const usedFile = `${poolFile}.used.json`;
 
-// What one run consumes: BACKUP-1/BACKUP-2 enable backups on up to 8 GPU VMs; ASYNC, IDEM and
-// ISO-1 delete 4 GPU VMs; RESP-2, STATE-1 and ISO-1 release 3 reserved IPs. A restore is only
+// What one run consumes: BACKUP-1/BACKUP-2 enable backups on up to 8 GPU VMs; ASYNC, IDEM, ISO-1
+// and REFUSE-1 delete 5 GPU VMs; RESP-2, STATE-1, ISO-1 and REFUSE-1 release 4 reserved IPs. A restore is only
 // read, and the NAT rule is put back after its update, so those are handed out as they are.
 // Hand out only resources that exist and nothing else uses: the run trusts they were there.
-const perRun = { gpuVmIds: 8, deletableGpuVmIds: 4, releasableReservedIpIds: 3 };
+const perRun = { gpuVmIds: 8, deletableGpuVmIds: 5, releasableReservedIpIds: 4 };
 
 const pool = JSON.parse(readFileSync(poolFile, 'utf8'));
 const used = new Set(existsSync(usedFile) ? JSON.parse(readFileSync(usedFile, 'utf8')) : []);

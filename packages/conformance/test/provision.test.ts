@@ -26,7 +26,7 @@ const exampleScript = fileURLToPath(new URL('../profiles/provision.example.mjs',
 const STACK_TRACE = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
 
 /** The checks that consume a listed resource: on a second run without fresh ones they are inconclusive. */
-const CONSUMING = ['ASYNC-1', 'ASYNC-3', 'IDEM-2', 'BACKUP-1', 'BACKUP-2', 'RESP-2', 'STATE-1'];
+const CONSUMING = ['ASYNC-1', 'ASYNC-3', 'IDEM-2', 'BACKUP-1', 'BACKUP-2', 'RESP-2', 'STATE-1', 'REFUSE-1'];
 
 let sandbox: ChildProcess;
 let seeded: TargetProfile;
@@ -34,7 +34,7 @@ let baseUrl: string;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-provision-'));
 
 beforeAll(async () => {
-  // Enough for two runs (each takes 8 GPU VMs, 4 deletable ones and 3 reserved IPs).
+  // Enough for two runs (each takes 8 GPU VMs, 5 deletable ones and 4 reserved IPs).
   seeded = defaultSandboxProfile({ resourceCount: 16 });
   const seedFile = join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seeded), { mode: 0o600 });
@@ -136,8 +136,20 @@ describe('provision: fresh resources for every run', () => {
       );
     }
     const handed = (name: string) => reportOf(name).info.profile.resources?.deletableGpuVmIds;
-    expect(handed('first')).toEqual(['vm-gpu-0101', 'vm-gpu-0102', 'vm-gpu-0103', 'vm-gpu-0104']);
-    expect(handed('second')).toEqual(['vm-gpu-0105', 'vm-gpu-0106', 'vm-gpu-0107', 'vm-gpu-0108']);
+    expect(handed('first')).toEqual([
+      'vm-gpu-0101',
+      'vm-gpu-0102',
+      'vm-gpu-0103',
+      'vm-gpu-0104',
+      'vm-gpu-0105',
+    ]);
+    expect(handed('second')).toEqual([
+      'vm-gpu-0106',
+      'vm-gpu-0107',
+      'vm-gpu-0108',
+      'vm-gpu-0109',
+      'vm-gpu-0110',
+    ]);
 
     // Without provision, a run on what the first run consumed has no evidence for those checks.
     const stale = profileFile('stale', { resources: reportOf('first').info.profile.resources });

@@ -200,8 +200,9 @@ export function createRequestListener(
 
   /**
    * The guard-answers-after-dispatch fault: the authentication middleware calls `next()` before it
-   * awaits its lookup, so the handler of an operation without a body (delete, release) runs as a
-   * trusted caller, and only the answer is the guard's refusal.
+   * awaits its lookup, so the handler runs as a trusted caller (a delete, a release, a valid
+   * update is carried out) and only the answer is the guard's refusal, sent by `respond` once the
+   * handler has read the body.
    */
   const runBehindRefusal = (
     route: Route,
@@ -209,10 +210,27 @@ export function createRequestListener(
     pathname: string,
     checked: Checked,
     pathParameters: Readonly<Record<string, string>>,
+    respond: () => void,
   ): void => {
-    if (behaviour.fault !== 'guard-answers-after-dispatch' || route.checkBody) return;
-    const dispatched = execute(route, req, pathname, TRUSTED_CALLER, checked, pathParameters, undefined);
-    if (dispatched instanceof Promise) dispatched.catch(() => undefined);
+    const run = (body: unknown): void => {
+      const dispatched = execute(route, req, pathname, TRUSTED_CALLER, checked, pathParameters, body);
+      if (dispatched instanceof Promise) dispatched.catch(() => undefined);
+    };
+    const checkBody = route.checkBody;
+    if (!checkBody) {
+      run(undefined);
+      respond();
+      return;
+    }
+    readJsonBody(req, deps.bodyLimits, (outcome) => {
+      try {
+        if (!outcome.ok) return;
+        const body = bodyForRoute(route.contract.operationId, outcome.value, behaviour);
+        if (checkBody(body.validated) === undefined) run(body.handled);
+      } finally {
+        respond();
+      }
+    });
   };
 
   const execute = (
@@ -373,20 +391,28 @@ export function createRequestListener(
       checked = 'kind' in caller ? caller : checkParameters(route, query, req, match.pathParameters);
     }
     if ('kind' in caller || 'kind' in checked) {
-      if ('kind' in caller && behaviour.fault === 'guard-answers-after-dispatch') {
-        // The handler behind the fault reads its own parameters, whatever the guard decided.
-        const handlerParameters =
-          'kind' in checked ? checkParameters(route, query, req, match.pathParameters) : checked;
-        if (!('kind' in handlerParameters))
-          runBehindRefusal(route, req, pathname, handlerParameters, match.pathParameters);
-      }
-      writer.send(res, 'kind' in checked ? checked : (caller as OperationResult));
+      const refused = 'kind' in checked ? checked : (caller as OperationResult);
+      // The handler behind the fault reads its own parameters, whatever the guard decided.
+      const handlerParameters =
+        'kind' in caller && behaviour.fault === 'guard-answers-after-dispatch'
+          ? 'kind' in checked
+            ? checkParameters(route, query, req, match.pathParameters)
+            : checked
+          : undefined;
+      if (handlerParameters && !('kind' in handlerParameters))
+        runBehindRefusal(route, req, pathname, handlerParameters, match.pathParameters, () =>
+          writer.send(res, refused),
+        );
+      else writer.send(res, refused);
       return;
     }
     const refusal = workspaces.refusal(caller, checked.workspaceId, method === 'GET');
     if (refusal) {
-      runBehindRefusal(route, req, pathname, checked, match.pathParameters);
-      writer.sendError(res, 403, refusal);
+      if (behaviour.fault === 'guard-answers-after-dispatch')
+        runBehindRefusal(route, req, pathname, checked, match.pathParameters, () =>
+          writer.sendError(res, 403, refusal),
+        );
+      else writer.sendError(res, 403, refusal);
       return;
     }
     // The workspace-id-brackets-merged fault: a qs-style parser merges `workspace_id[]` into the

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
@@ -8,6 +9,7 @@ import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { keepingNatRule, natRuleChanges, natRuleToChange, readNatRule } from './natRuleReader.js';
 import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
 
@@ -16,7 +18,7 @@ import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
  * guard that answered before the handler it let through had written) before the resource is
  * consumed through its own workspace.
  */
-const SETTLE_MS = 300;
+const SETTLE_MS = 100;
 
 /** A request the API refuses before acting: without a token, with one that may not, or with an invalid workspace. */
 interface Refusal {
@@ -155,6 +157,54 @@ export const refusedRequestsChecks: readonly Check[] = [
         return known;
       };
       await t.check(fc.constantFrom(...cases), judgeOnce, { examples: cases, exhaustive: true });
+    },
+  ),
+  defineCheck(
+    'REFUSE-1',
+    'a NAT rule update refused for its token, scope, workspace policy or workspace_id changes nothing',
+    async (t) => {
+      const { op, original } = await natRuleToChange(t);
+      const { primary } = t.session.profile.workspaces;
+      await keepingNatRule(t, original, () =>
+        t.check(
+          fc.constant('refused updates'),
+          async () => {
+            const refusals = refusalsFor(t.session, op);
+            // A note of its own for each refusal: a rule found holding one names the request that acted.
+            const notes = refusals.map(() => `conformance-refused-${randomUUID().slice(0, 8)}`);
+            const refused: Exchange[] = [];
+            for (const [i, refusal] of refusals.entries()) {
+              const exchange = await t.session.http.send(
+                operationRequest(op, t.session, 'probe', {
+                  ...refusal.overrides,
+                  body: JSON.stringify({ note: notes[i] }),
+                }),
+              );
+              refused.push(exchange);
+              if (!is4xx(exchange.response.status))
+                return notApplicable(
+                  `the NAT rule update ${refusal.why} answered ${exchange.response.status}, not refused with a 4xx, so the rule read afterwards tells nothing of a refused request`,
+                );
+            }
+            await wait(SETTLE_MS, undefined, { signal: t.signal }).catch(() => undefined);
+            const after = await readNatRule(t.session);
+            if (!after) return notApplicable('the NAT rule could not be read back after the refused updates');
+            const applied = notes.indexOf(String(after.note));
+            if (applied >= 0)
+              throw new RuleViolation(
+                `the NAT rule update ${refusals[applied]?.why} was refused (${refused[applied]?.response.status}), yet the rule, read back through workspace ${primary}, holds the note it sent (${JSON.stringify(after.note)}): the refused update was carried out (a guard that answers the refusal after letting the handler run)`,
+                refused[applied] as Exchange,
+              );
+            const changes = natRuleChanges(original, after);
+            if (changes.length > 0)
+              return notApplicable(
+                `the NAT rule reads differently after the refused updates (${changes.join(', ')}), but holds none of the notes they sent: another writer, not these requests`,
+              );
+            return observed;
+          },
+          { maxRuns: 1 },
+        ),
+      );
     },
   ),
 ];

@@ -490,12 +490,12 @@ export const rules: readonly RuleEntry[] = [
       '`workspace_id` must be a positive number; zero, negative and non-numeric values are rejected.',
     ],
     latitude:
-      "The document names the refusals, not in so many words that a refused request changes nothing; a refusal that carries out the request refuses nothing. GPU VMs and reserved IPs have no read endpoint (not shown), so the effect shows only by consuming: a GPU VM and a reserved IP of their own (the fifth deletable VM, the fourth releasable IP) are asked to be deleted and released without a token, with an unknown and the revoked token, by an identity lacking the scope, by one whose policy leaves out the workspace, and with workspace_id 0; each must be refused (any 4xx: the statuses are the AUTH, SCOPE, POLICY and WS rules'), and 0.3 s later the broadest identity deletes and releases them. Where the run's resources were made for it (a provision command, the sandbox), a 404 there (for the VM also a 409) fails when the run's delete or release of another such resource was accepted; with the profile's own resources it is no verdict (an earlier run may have consumed them). A refusal answered otherwise than with a 4xx leaves the case without evidence.",
+      "The document names the refusals, not in so many words that a refused request changes nothing; a refusal that carries out the request refuses nothing. GPU VMs and reserved IPs have no read endpoint (not shown), so the effect shows only by consuming: a GPU VM and a reserved IP of their own (the fifth deletable VM, the fourth releasable IP) are asked to be deleted and released without a token, with an unknown and the revoked token, by an identity lacking the scope, by one whose policy leaves out the workspace, and with workspace_id 0; each must be refused (any 4xx: the statuses are the AUTH, SCOPE, POLICY and WS rules'), and 0.1 s after the last refusal the broadest identity deletes and releases them. Where the run's resources were made for it (a provision command, the sandbox), a 404 there (for the VM also a 409) fails when the run's delete or release of another such resource was accepted; with the profile's own resources it is no verdict (an earlier run may have consumed them). The NAT rule is sent the same refused updates, each setting a note of its own, and read back (an empty update by the broadest identity): holding one of those notes fails and names the request; another change is no verdict (another writer). A refusal answered otherwise than with a 4xx leaves the case without evidence.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: [
       'mutations: true',
-      'a fifth resources.deletableGpuVmIds entry or a fourth resources.releasableReservedIpIds entry',
+      'resources.natRules, or a fifth resources.deletableGpuVmIds entry or a fourth resources.releasableReservedIpIds entry',
     ],
     threats: [
       {
