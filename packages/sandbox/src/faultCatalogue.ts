@@ -1203,6 +1203,20 @@ export const faultCatalogue = [
   },
   // ---- stop 34: resources made for the run prove what a refused or retried request did ----
   {
+    id: 'workspace-policy-substring-match',
+    rule: 'POLICY-1',
+    mechanism: 'loose-comparison',
+    description:
+      "The workspace policy looks the workspace up in the token's selected list joined by commas, by substring (`selected.join(',').includes(id)`): in an organization that also has workspace 104, a token that selects only 1042 is served 104.",
+  },
+  {
+    id: 'nat-rule-member-names-case-insensitive',
+    rule: 'NEG-2',
+    mechanism: 'loose-comparison',
+    description:
+      'The NAT rule update is validated by exact member names, then decoded by a JSON decoder that matches member names to fields case-insensitively (Go\'s encoding/json): `NOTE` or `ENABLED` is written to note or enabled, and `PROTOCOL: "icmp"`, never validated, is stored.',
+  },
+  {
     id: 'guard-answers-after-dispatch',
     rule: 'REFUSE-1',
     mechanism: 'unawaited-promise',

@@ -76,6 +76,17 @@ export function bodyForRoute(
     }
     return { validated: converted, handled: converted };
   }
+  // The validator looks members up by their exact names (`NOTE` is unknown, so ignored), while Go's
+  // encoding/json finds a struct field for a member whatever its letter case: `NOTE` is note.
+  if (behaviour.fault === 'nat-rule-member-names-case-insensitive') {
+    const folded = Object.fromEntries(
+      Object.entries(body).map(([name, value]) => [
+        NAT_RULE_UPDATE_FIELDS.find((field) => field === name.toLowerCase()) ?? name,
+        value,
+      ]),
+    );
+    return { validated: body, handled: folded };
+  }
   if (behaviour.fault === 'nat-rule-body-validated-copy')
     return { validated: laxlyConverted(body), handled: body };
   // isinstance(v, int) is true of a bool: the check sees 1 or 0, the store keeps the bool.
@@ -106,6 +117,15 @@ export function bodyForRoute(
 }
 
 const NAT_RULE_INTEGERS = ['external_port', 'internal_port'] as const;
+const NAT_RULE_UPDATE_FIELDS = [
+  'name',
+  'protocol',
+  'external_port',
+  'internal_ip',
+  'internal_port',
+  'note',
+  'enabled',
+] as const;
 const NAT_RULE_TEXTS = ['name', 'note'] as const;
 
 /**

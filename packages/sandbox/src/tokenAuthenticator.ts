@@ -13,6 +13,8 @@ export interface Caller {
   hasScope(scope: string): boolean;
   /** Whether the workspace policy lets the caller into a workspace of its organization. */
   policyAllows(workspaceId: string): boolean;
+  /** The workspaces a specific-workspaces policy selects, as the token lists them. */
+  readonly selectedWorkspaces?: readonly string[];
 }
 
 export type AuthenticationOutcome =
@@ -199,5 +201,6 @@ function toCaller(name: string, identity: SandboxIdentity): Caller {
     policy: workspaces ? 'specific-workspaces' : 'entire-organization',
     hasScope: scopes ? (scope) => scopes.has(scope) : () => true,
     policyAllows: workspaces ? (workspaceId) => workspaces.has(workspaceId) : () => true,
+    ...(identity.workspaces === 'all' ? {} : { selectedWorkspaces: identity.workspaces }),
   };
 }

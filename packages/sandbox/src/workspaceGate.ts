@@ -27,6 +27,10 @@ export class WorkspaceGate {
     for (const identity of Object.values(profile.identities)) {
       if (identity.workspaces !== 'all') for (const id of identity.workspaces) workspaces.add(id);
     }
+    // The workspace-policy-substring-match fault's organization also has a workspace whose id is
+    // a part of the primary's (a team's 104 beside 1042), as real organizations have many.
+    if (behaviour.fault === 'workspace-policy-substring-match' && profile.workspaces.primary.length > 1)
+      workspaces.add(profile.workspaces.primary.slice(0, -1));
     this.organizationWorkspaces = workspaces;
     this.primary = profile.workspaces.primary;
   }
@@ -148,6 +152,12 @@ export class WorkspaceGate {
       return undefined;
     }
     if (caller.policyAllows(workspaceId) || fault === 'ignore-workspace-policy') return undefined;
+    // `selected.join(',').includes(id)`: any part of a selected id passes.
+    if (
+      fault === 'workspace-policy-substring-match' &&
+      caller.selectedWorkspaces?.join(',').includes(workspaceId)
+    )
+      return undefined;
     if (fault === 'policy-checked-on-writes-only' && safeMethod) return undefined;
     return `This token's workspace policy (specific workspaces) does not include workspace ${workspaceId}.`;
   }

@@ -1395,6 +1395,28 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(200),
   },
+  'workspace-policy-substring-match': {
+    observe: async (h) => [
+      (
+        await h.call('GET', paths.buckets, {
+          as: 'primaryOnly',
+          workspace: h.profile.workspaces.primary.slice(0, -1),
+        })
+      ).status,
+      (await h.call('GET', paths.buckets, { as: 'primaryOnly', workspace: h.profile.workspaces.secondary }))
+        .status,
+    ],
+    correct: (o) => JSON.stringify(o) === '[403,403]',
+    faulty: (o) => JSON.stringify(o) === '[200,403]',
+  },
+  'nat-rule-member-names-case-insensitive': {
+    observe: async (h) => {
+      const answer = await h.call('PATCH', natRulePath(h), { json: { NOTE: 'in capitals' } });
+      return [answer.status, (answer.json as { note?: unknown } | undefined)?.note ?? null];
+    },
+    correct: (o) => (o as unknown[])[0] === 200 && (o as unknown[])[1] !== 'in capitals',
+    faulty: (o) => JSON.stringify(o) === '[200,"in capitals"]',
+  },
   'guard-answers-after-dispatch': {
     // A release and a delete without a token, then the same by the full identity.
     observe: async (h) => [

@@ -1,7 +1,8 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { accessCases } from '../generate/accessCases.js';
-import { operationRequest } from '../generate/operationRequest.js';
+import { operationRequest, usableOperations } from '../generate/operationRequest.js';
+import { overlappingIdsOf } from '../generate/workspaceForms.js';
 import {
   allowsWorkspace,
   hasScope,
@@ -257,6 +258,46 @@ checks.push(
             (s) => s === 403,
             `403: identity "${identity.name}" may not use workspace ${workspace}`,
           );
+          return observed;
+        },
+        { examples: cases, independent: true },
+      );
+    },
+  ),
+);
+
+checks.push(
+  defineCheck(
+    'POLICY-1',
+    "never serves a specific-workspaces identity a workspace written with an allowed one's digits (a part of it, a digit more, a neighbour)",
+    async (t) => {
+      const session = t.session;
+      // Workspace-level operations: a resource of the primary workspace is not found elsewhere
+      // anyway, so only a list or a decision shows that the workspace itself was let through.
+      const ops = usableOperations(session, 'positive').filter((op) => !op.path.includes('{'));
+      const cases = namedIdentities(session.profile).flatMap((identity) => {
+        const list = identity.workspaces;
+        if (list === 'all') return [];
+        const others = [...new Set(list.flatMap(overlappingIdsOf))].filter((other) => !list.includes(other));
+        return ops
+          .filter((op) => hasScope(identity, op.scope))
+          .flatMap((op) => others.map((workspace) => ({ op, identity, workspace })));
+      });
+      if (cases.length === 0)
+        return t.skip(
+          'profile has no specific-workspaces identity holding the scope of the bucket list or the billing preflight',
+        );
+      await t.check(
+        fc.constantFrom(...cases),
+        async ({ op, identity, workspace }) => {
+          const exchange = await session.http.send(
+            operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
+          );
+          if (is2xx(exchange.response.status))
+            throw new RuleViolation(
+              `${op.operationId} served workspace ${workspace} (${exchange.response.status}) to identity "${identity.name}", whose workspace policy selects only ${(identity.workspaces as readonly string[]).join(', ')}: requests to other workspaces return 403 (a policy that compares workspaces by substring, prefix or range)`,
+              exchange,
+            );
           return observed;
         },
         { examples: cases, independent: true },

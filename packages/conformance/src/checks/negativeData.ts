@@ -75,8 +75,18 @@ checks.push(
   ),
 );
 
-/** Fields of the rule record that the update body does not list: the client may not set them. */
-const READ_ONLY_FIELDS: readonly { field: string; value: unknown }[] = [
+/**
+ * Members the update body does not list: fields of the record the client may not set, an unknown
+ * one, and documented fields spelt in another letter case (JSON member names are case-sensitive;
+ * Go's encoding/json and ASP.NET Core's web defaults match them case-insensitively), each with
+ * the field it would land on.
+ */
+const READ_ONLY_FIELDS: readonly { field: string; value: unknown; landsOn?: string }[] = [
+  { field: 'NOTE', value: 'conformance-note-in-capitals', landsOn: 'note' },
+  { field: 'Name', value: 'conformance-name-capitalised', landsOn: 'name' },
+  { field: 'ENABLED', value: false, landsOn: 'enabled' },
+  // A value the field's enum rules out: stored, the record breaks ENUM-1 and RESP-1 too (MUST).
+  { field: 'PROTOCOL', value: 'icmp', landsOn: 'protocol' },
   { field: 'status', value: 'error' },
   { field: 'port_forward_rule_id', value: 'conformance-other-rule' },
   { field: 'vpc_id', value: 'conformance-other-vpc' },
@@ -103,7 +113,7 @@ checks.push(
       try {
         await t.check(
           fc.constantFrom(...READ_ONLY_FIELDS),
-          async ({ field, value }): Promise<CaseVerdict> => {
+          async ({ field, value, landsOn }): Promise<CaseVerdict> => {
             const exchange = await session.http.send(
               operationRequest(op, session, 'positive', { body: JSON.stringify({ [field]: value }) }),
             );
@@ -111,9 +121,15 @@ checks.push(
             expectStatus(exchange, is2xx, `a 4xx, or a 2xx that ignores ${field}`);
             const record = expectJsonObject(exchange, 'the rule record');
             const sentValue = JSON.stringify(value);
-            if (JSON.stringify(record[field]) === sentValue && JSON.stringify(baseline[field]) !== sentValue)
+            const target = landsOn ?? field;
+            if (
+              JSON.stringify(record[target]) === sentValue &&
+              JSON.stringify(baseline[target]) !== sentValue
+            )
               throw new RuleViolation(
-                `the update applied ${field}: ${JSON.stringify(value)}, a field the update body does not list`,
+                landsOn
+                  ? `the update applied a member named ${field} to ${landsOn}: ${landsOn} is now ${sentValue}. The update body lists ${landsOn}, not ${field}; JSON member names are case-sensitive, so ${field} is an unknown member (a decoder that matches names case-insensitively)`
+                  : `the update applied ${field}: ${sentValue}, a field the update body does not list`,
                 exchange,
               );
             return observed;

@@ -61,3 +61,18 @@ export function nonCanonicalFormsOf(id: string): WorkspaceForm[] {
 export function formOf(forms: readonly WorkspaceForm[]): fc.Arbitrary<WorkspaceForm> {
   return fc.constantFrom(...forms);
 }
+
+/**
+ * Other positive workspace IDs written with the digits of `id`: a part of it (`104`, `42` of
+ * `1042`), it with a digit more (`10420`, `11042`) and its neighbours. A policy that compares a
+ * workspace with its list by substring, prefix or range lets them through; whether they belong to
+ * the organization or not, a token whose list leaves them out is never served them.
+ */
+export function overlappingIdsOf(id: string): string[] {
+  const parts = new Set<string>();
+  for (let start = 0; start < id.length; start++)
+    for (let end = start + 1; end <= id.length; end++) parts.add(id.slice(start, end));
+  const n = BigInt(id);
+  const all = [...parts, `${id}0`, `1${id}`, String(n - 1n), String(n + 1n)];
+  return [...new Set(all)].filter((other) => other !== id && /^[1-9][0-9]*$/.test(other));
+}

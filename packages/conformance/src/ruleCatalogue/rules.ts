@@ -87,7 +87,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'workspace_id must be a positive number; zero, negative and non-numeric values are rejected',
     quotes: ['`workspace_id` must be a positive number; zero, negative and non-numeric values are rejected.'],
     latitude:
-      'Status code returned for an invalid `workspace_id` (zero, negative, non-numeric): not shown — any 4xx passes. Leading zeros and huge numbers are never generated as valid (A-WORKSPACE-ID-LEADING-ZEROS).',
+      "Status code returned for an invalid `workspace_id` (zero, negative, non-numeric): not shown — any 4xx passes. Generated values are zero however written, negative numbers, and non-numeric text (letters, empty, NaN, a space or comma inside the digits); spellings a framework may read as a positive number (a plus sign, surrounding spaces, decimals, an exponent, hexadecimal, other digits) are not called non-numeric by the document and are WS-5's. Leading zeros and huge numbers are never generated as valid (A-WORKSPACE-ID-LEADING-ZEROS).",
     targets: ALL,
     threats: [
       {
@@ -1097,7 +1097,7 @@ export const rules: readonly RuleEntry[] = [
     title: 'Unknown and read-only fields in a NAT rule update are refused or ignored, never applied',
     quotes: ['Body, every field optional (partial update):'],
     latitude:
-      'The document is silent on fields outside the body table: a 4xx, or a 2xx that ignores them, passes; a record showing the sent value of a read-only field (status, ids, timestamps) fails.',
+      'The document is silent on fields outside the body table: a 4xx, or a 2xx that ignores them, passes; a record showing the sent value of a read-only field (status, ids, timestamps) fails. JSON member names are case-sensitive, so a documented field spelt in another letter case (`NOTE`, `Name`, `ENABLED`, `PROTOCOL`) is an unknown member too: written to the field it spells, it fails (SHOULD, as mainstream decoders match names case-insensitively by default); `PROTOCOL: "icmp"` written to protocol also breaks ENUM-1 and RESP-1, which fail the run.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'resources.natRules'],
@@ -1113,6 +1113,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'replace-not-merge',
         how: 'The update saves the body as the new record (PUT semantics), so read-only fields sent in it overwrite the stored ones.',
+      },
+      {
+        mechanism: 'loose-comparison',
+        how: 'The body is validated by exact member names, then decoded into the rule by a decoder that matches names case-insensitively (Go\'s encoding/json): `PROTOCOL: "icmp"` passes the validator as an unknown member and is stored as the protocol.',
       },
     ],
   },
