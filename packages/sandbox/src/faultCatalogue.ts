@@ -579,6 +579,13 @@ export const faultCatalogue = [
       'The body check uses the `in` operator on whatever JSON arrived: a string or number body throws a TypeError, answered 500.',
   },
   {
+    id: 'handler-panic-drops-connection',
+    rule: 'ERR-3',
+    mechanism: 'unhandled-exception',
+    description:
+      "The handler asserts the body is a JSON object (`body.(map[string]any)`) and panics on any other JSON; Go's net/http recovers the panic by closing the connection, so the client gets no answer at all.",
+  },
+  {
     id: 'malformed-json-read-as-empty',
     rule: 'NEG-1',
     mechanism: 'swallowed-error',

@@ -472,6 +472,15 @@ export function createRequestListener(
           writer.sendError(res, outcome.status, outcome.detail);
           return;
         }
+        // Go's net/http recovers a handler's panic (a type assertion on a body that is no object)
+        // by closing the connection: no answer at all.
+        if (
+          behaviour.fault === 'handler-panic-drops-connection' &&
+          (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        ) {
+          req.socket.destroy();
+          return;
+        }
         const routed = bodyForRoute(
           route.contract.operationId,
           preparedBody(parsed, behaviour.fault),

@@ -711,6 +711,20 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: allStatuses((s) => s === 400),
     faulty: (o) => JSON.stringify(o) === '[500,500,400]',
   },
+  'handler-panic-drops-connection': {
+    observe: async (h) => {
+      const sent = await rawBody(
+        paths.eligibility,
+        '"text"',
+      )(h).then(
+        (answer) => answer.status,
+        () => 'dropped',
+      );
+      return [sent, (await rawBody(paths.eligibility, '{}')(h)).status];
+    },
+    correct: (o) => JSON.stringify(o) === '[400,200]',
+    faulty: (o) => JSON.stringify(o) === '["dropped",200]',
+  },
   'malformed-json-read-as-empty': {
     observe: rawBody(paths.eligibility, '{"sku_code": '),
     correct: status(400),

@@ -15,6 +15,7 @@ import type { Session } from '../session/session.js';
 import type { ApiRequest, Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
+import { sendJudgingDrops } from './droppedRequests.js';
 import { keepingNatRule, readNatRule } from './natRuleReader.js';
 import { expectErrorDetail, expectStatus, is2xx, RuleViolation } from './ruleViolation.js';
 import { BACKUP_POLICY_NOT_CLEANED, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
@@ -337,7 +338,11 @@ checks.push(
       t.check(
         cases,
         async ({ op, kind, overrides }) => {
-          const exchange = await session.http.send(operationRequest(op, session, 'probe', overrides));
+          const exchange = await sendJudgingDrops(
+            session,
+            operationRequest(op, session, 'probe', overrides),
+            kind,
+          );
           expectStatus(exchange, (s) => s < 500, `a status below 500 for ${kind}`);
           recordAccepted(t, op.operationId, exchange);
           return observed;

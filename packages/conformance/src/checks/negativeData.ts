@@ -4,6 +4,7 @@ import { defaultBody, operationRequest, usableOperations } from '../generate/ope
 import { requestFields } from '../spec/requestSchemas.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { sendJudgingDrops } from './droppedRequests.js';
 import {
   expectNatRuleUnchanged,
   keepingNatRule,
@@ -44,11 +45,13 @@ checks.push(
             op: (typeof ops)[number];
             negative: NegativeBody;
           }): Promise<CaseVerdict> => {
-            const exchange = await session.http.send(
+            const exchange = await sendJudgingDrops(
+              session,
               operationRequest(op, session, 'probe', {
                 body: negative.body,
                 contentType: 'application/json',
               }),
+              `a body where ${negative.kind}`,
             );
             if (is2xx(exchange.response.status)) {
               const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;

@@ -69,6 +69,8 @@ export class TransportError extends Error {
      * host does not resolve, TLS failed, or the proxy could not be reached or refused the tunnel.
      */
     readonly unreachable = false,
+    /** The server closed or reset the connection after the request reached it, without an answer. */
+    readonly dropped = false,
   ) {
     super(`${method} ${url}: no answer from the target — ${reason}`);
     this.name = 'TransportError';

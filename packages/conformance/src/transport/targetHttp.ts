@@ -338,7 +338,13 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         stats.timeouts++;
         lastTimeoutAt = performance.now();
       }
-      throw new TransportError(href, method, reason, failure?.unreachable === true);
+      throw new TransportError(
+        href,
+        method,
+        reason,
+        failure?.unreachable === true,
+        failure?.dropped === true,
+      );
     } finally {
       clearTimeout(timer);
       clearTimeout(firstByteTimer);

@@ -42,7 +42,7 @@ const UNREACHABLE = new Set([
 export function describeTransportFailure(
   error: unknown,
   route: Route,
-): { reason: string; unreachable: boolean } {
+): { reason: string; unreachable: boolean; dropped?: boolean } {
   const err = error as { name?: string; code?: string; message?: string; status?: number };
   const code = err.code ?? '';
   const unreachable = UNREACHABLE.has(code);
@@ -58,7 +58,8 @@ export function describeTransportFailure(
       `the proxy ${proxy.origin} that ${proxy.variable} names could not be reached (${code}); check that variable, or set NO_PROXY for ${route.host} if the target needs no proxy`,
     );
   if (code === BODY_CUT_SHORT) return said(`answer cut short: ${err.message ?? ''}${viaProxy}`);
-  if (code === 'ECONNRESET' || code === 'EPIPE') return said(`connection reset by the server${viaProxy}`);
+  if (code === 'ECONNRESET' || code === 'EPIPE')
+    return { ...said(`connection reset by the server${viaProxy}`), dropped: true };
   if (code === 'ECONNREFUSED')
     return said(
       `connection refused: nothing listens at ${route.address} (is the target running? are baseUrl's host and port right?)`,
