@@ -1018,7 +1018,8 @@ export const rules: readonly RuleEntry[] = [
     level: 'MUST',
     title: 'Invalid requests are client errors, never 5xx',
     quotes: ['400 Bad Request | The request is invalid (listed for enable-backups and update-NAT-rule).'],
-    latitude: 'Any status below 500 passes for malformed input. A connection closed without an answer, again on a connection of its own, while a bucket list sent right after is answered, fails: the target crashes on that input (a drop that does not repeat is a transport failure, incomplete).',
+    latitude:
+      'Any status below 500 passes for malformed input. A connection closed without an answer, again on a connection of its own, while a bucket list sent right after is answered, fails: the target crashes on that input (a drop that does not repeat is a transport failure, incomplete).',
     targets: STATEFUL,
     whyNotPrism:
       'Prism answers some malformed input with its own 5xx-free problem documents but also with examples; it is not an implementation.',
