@@ -48,7 +48,7 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
     expect(opaque).not.toContain('given twice');
   });
 
-  it('every "same" form of a workspace ID spells that ID; every "other" form is another value (one a wrapping parser or a second decoding reads as it, or one with a slash)', () => {
+  it('every "same" form of a workspace ID spells that ID; every "other" form is another value (one a wrapping or truncating parser or a second decoding reads as it, or one with a slash)', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), (n) => {
         const id = String(n);
@@ -61,6 +61,11 @@ describe('PARAM-1 forms, derived from the spec schemas', () => {
             expect(form.reading).toBe('other');
           } else if (form.kind === 'an encoded slash inside') {
             expect(decodeURIComponent(form.encoded).replace('/', '')).toBe(id);
+            expect(form.reading).toBe('other');
+          } else if (form.kind.startsWith('a fraction added')) {
+            // Another number, which truncation (parseInt, an integer cast) folds onto the ID.
+            expect(Number(form.encoded)).not.toBe(Number(id));
+            expect(Math.trunc(Number(form.encoded))).toBe(Number(id));
             expect(form.reading).toBe('other');
           } else if (form.reading === 'other') {
             const other = BigInt(form.encoded);

@@ -258,7 +258,7 @@ checks.push(
             );
           if (c.form.reading === 'same') return observed;
           throw new RuleViolation(
-            `${c.operationId} answered ${describe(c)} — another ${c.parameter} — with ${status} and exactly the answer of ${JSON.stringify(c.value)}: it was read as ${JSON.stringify(c.value)} (a parser that wraps, or a URL decoded twice), not as the value sent`,
+            `${c.operationId} answered ${describe(c)} — another ${c.parameter} — with ${status} and exactly the answer of ${JSON.stringify(c.value)}: it was read as ${JSON.stringify(c.value)} (a parser that wraps or truncates, a URL decoded twice, or a handler that never reads ${c.parameter}), not as the value sent`,
             exchange,
           );
         },

@@ -137,6 +137,12 @@ function numericTextForms(value: string): ParameterForm[] {
       encoded: encodeURIComponent(`${value.slice(0, cut)}\u0000${value.slice(cut)}`),
     },
     {
+      // A positive number, so not WS-2's; but another number than this one, never its workspace.
+      kind: 'a fraction added (another number, which an integer parser truncates to this one)',
+      reading: 'other',
+      encoded: `${value}.5`,
+    },
+    {
       kind: 'plus 2^32 (another ID a 32-bit parser reads as this one)',
       reading: 'other',
       encoded: String(n + 2n ** 32n),

@@ -37,7 +37,6 @@ export function nonCanonicalFormsOf(id: string): WorkspaceForm[] {
     { kind: 'leading space', value: ` ${id}` },
     { kind: 'trailing space', value: `${id} ` },
     { kind: 'decimal point', value: `${id}.0` },
-    { kind: 'fraction', value: `${id}.5` },
     { kind: 'exponent', value: `${id.slice(0, 1)}.${id.slice(1) || '0'}e${id.length - 1}` },
     { kind: 'hexadecimal', value: `0x${n.toString(16)}` },
     {
