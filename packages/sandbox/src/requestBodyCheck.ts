@@ -1,3 +1,4 @@
+import { loadOpenApiDocument } from '@cloud-api/spec';
 import type { FaultId } from './faultCatalogue.js';
 import type { SandboxBehaviour } from './sandboxBehaviour.js';
 import { describeSchemaError, type OperationContract } from './specContract.js';
@@ -79,9 +80,10 @@ export function bodyForRoute(
   // The validator looks members up by their exact names (`NOTE` is unknown, so ignored), while Go's
   // encoding/json finds a struct field for a member whatever its letter case: `NOTE` is note.
   if (behaviour.fault === 'nat-rule-member-names-case-insensitive') {
+    const fields = natRuleUpdateFields();
     const folded = Object.fromEntries(
       Object.entries(body).map(([name, value]) => [
-        NAT_RULE_UPDATE_FIELDS.find((field) => field === name.toLowerCase()) ?? name,
+        fields.find((field) => field === name.toLowerCase()) ?? name,
         value,
       ]),
     );
@@ -117,15 +119,15 @@ export function bodyForRoute(
 }
 
 const NAT_RULE_INTEGERS = ['external_port', 'internal_port'] as const;
-const NAT_RULE_UPDATE_FIELDS = [
-  'name',
-  'protocol',
-  'external_port',
-  'internal_ip',
-  'internal_port',
-  'note',
-  'enabled',
-] as const;
+/** The NAT rule update's fields, as the spec's request schema names them. */
+const natRuleUpdateFields = (): readonly string[] =>
+  Object.keys(
+    (
+      loadOpenApiDocument() as unknown as {
+        components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      }
+    ).components.schemas.UpdateNatPortForwardingRuleRequest?.properties ?? {},
+  );
 const NAT_RULE_TEXTS = ['name', 'note'] as const;
 
 /**

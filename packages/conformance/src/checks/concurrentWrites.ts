@@ -103,7 +103,7 @@ checks.push(
         }
         return observed;
       },
-      { maxRuns: 2, examples: [plainOverlap(4)] },
+      { maxRuns: 3, examples: [plainOverlap(4)] },
     );
   }),
 );

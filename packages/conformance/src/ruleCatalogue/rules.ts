@@ -1488,7 +1488,7 @@ export const rules: readonly RuleEntry[] = [
       'Idempotency: the same `X-Idempotency-Key` may be reused when retrying a VM create, delete or power request.',
     ],
     latitude:
-      'A client whose answer was lost cannot know whether its first request is still being processed, so a retry may overlap it. How the overlapping copy is answered is not shown (A-IDEMPOTENCY-IN-FLIGHT): the same acceptance record or any 4xx passes; two operations or two VMs for one key fail. Four copies go out at once, then three or four spaced by 0 to 5 ms (a correct target makes one VM of them however many; each more copy is one more chance for a check-then-insert race to show). A run that cannot put two requests in flight together (concurrency 1, a rate limit) is inconclusive, not passed.',
+      'A client whose answer was lost cannot know whether its first request is still being processed, so a retry may overlap it. How the overlapping copy is answered is not shown (A-IDEMPOTENCY-IN-FLIGHT): the same acceptance record or any 4xx passes; two operations or two VMs for one key fail. Four copies go out at once, then twice three or four spaced by 0 to 5 ms (a correct target makes one VM of them however many; each more copy is one more chance for a check-then-insert race to show). A run that cannot put two requests in flight together (concurrency 1, a rate limit) is inconclusive, not passed.',
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['mutations: true', 'concurrency of 2 or more'],
