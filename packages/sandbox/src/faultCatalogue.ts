@@ -1245,6 +1245,13 @@ export const faultCatalogue = [
       "Delete sets the VM's state to deleting (`UPDATE … SET state = 'deleting' WHERE id = $1 RETURNING workspace_id`) before comparing the workspace: another workspace gets 404, and the VM's own workspace then gets 409 for a delete.",
   },
   {
+    id: 'release-204-body-on-the-wire',
+    rule: 'RESP-2',
+    mechanism: 'framework-default',
+    description:
+      'Release echoes `{"released":true}` after setting 204, and the server (PHP\'s built-in one) passes the bytes through after the head and closes the connection: HTTP clients drop them, a client reading on from the connection reads them.',
+  },
+  {
     id: 'release-gateway-retry-404',
     rule: 'RESP-2',
     mechanism: 'gateway-retry',

@@ -37,6 +37,14 @@ export class ResponseWriter {
         );
         return;
       case 'empty':
+        // A server that passes a handler's echoed body through after a 204 (PHP's built-in
+        // server): the bytes follow the head on the wire, and the connection is closed after them.
+        if (this.behaviour.fault === 'release-204-body-on-the-wire' && res.socket) {
+          res.socket.end(
+            `HTTP/1.1 ${result.status} No Content\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"released":true}`,
+          );
+          return;
+        }
         res.writeHead(
           result.status,
           this.behaviour.fault === 'release-204-announces-body' ? { 'content-length': '2' } : {},

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { FaultId } from '../src/faultCatalogue.js';
 import {
   type Answer,
@@ -1463,6 +1464,30 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     ],
     correct: (o) => JSON.stringify(o) === '[404,202]',
     faulty: (o) => JSON.stringify(o) === '[404,409]',
+  },
+  'release-204-body-on-the-wire': {
+    // What reaches the socket: the head, then (the fault) a body no 204 may have.
+    observe: async (h) => {
+      const url = new URL(
+        `${h.url}${paths.reservedIp(reservedIp(h))}?workspace_id=${h.profile.workspaces.primary}`,
+      );
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () =>
+          socket.write(
+            `DELETE ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${h.token('full')}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += String(chunk);
+        });
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      return raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    },
+    correct: (o) => o === '',
+    faulty: (o) => o === '{"released":true}',
   },
   'release-gateway-retry-404': {
     observe: async (h) => [

@@ -106,8 +106,11 @@ checks.push(
             `204 came with a ${exchange.response.bodyText.length}-byte body; expected none`,
             exchange,
           );
-        // HTTP clients drop what follows a 204, so a body the target meant to send shows in its
-        // headers only: a length above zero, or chunks.
+        // HTTP clients drop what follows a 204 (Node's parser refuses it: a wire defect), so a
+        // body the target meant to send shows there, or in its headers: a length above zero, or chunks.
+        const after = exchange.response.wireDefects?.find((defect) => defect.startsWith('bytes came after'));
+        if (after)
+          throw new RuleViolation(`204 came with a body sent after it: ${after}; expected none`, exchange);
         const { headers } = exchange.response;
         const length = headers['content-length'];
         if ((length !== undefined && length.trim() !== '0') || headers['transfer-encoding'] !== undefined)

@@ -295,6 +295,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         );
       const bodyText = bodyBytes.toString('utf8');
       const defects = wireDefects(bodyBytes, answer.body.rawHeaders ?? []);
+      // Only where no body may be (a stray line end after a body is a quirk clients skip).
+      const after = NULL_BODY_STATUSES.has(answer.status) ? answer.bytesAfterAnswer() : undefined;
+      if (after !== undefined)
+        defects.push(
+          `bytes came after the answer where HTTP allows none (a ${answer.status} has no body); a client reading its next answer on this connection would read them (${after})`,
+        );
       let json: unknown;
       let isJson = false;
       if (bodyText.length > 0) {

@@ -6,6 +6,11 @@ export interface WireAnswer {
   readonly headers: IncomingMessage['headers'];
   /** The body, not yet read: the caller reads it (capped) or destroys it. */
   readonly body: IncomingMessage;
+  /**
+   * Bytes that came after the answer where HTTP allows none (a body after a 204, data after
+   * `Connection: close`), as Node's parser refused them once the answer was handed over.
+   */
+  bytesAfterAnswer(): string | undefined;
 }
 
 /** Where a request goes: parsed once by the caller, never from a URL with credentials. */
@@ -108,10 +113,18 @@ export function createWireClient(
               reject(tunnelRefused);
               return;
             }
-            resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: incoming });
+            delivered = true;
+            resolve({
+              status: incoming.statusCode ?? 0,
+              headers: incoming.headers,
+              body: incoming,
+              bytesAfterAnswer: () => afterAnswer,
+            });
           },
         );
         let tunnelRefused: ProxyTunnelRefused | undefined;
+        let delivered = false;
+        let afterAnswer: string | undefined;
         // https-proxy-agent tells the request how its CONNECT went before Node reads any answer.
         // (http-proxy-agent emits it too, without a status: no tunnel there.)
         sent.on('proxyConnect', (connect?: { statusCode?: unknown; statusText?: unknown }) => {
@@ -125,7 +138,12 @@ export function createWireClient(
         // §9.6: a client that sent "close" MUST NOT send further requests on that connection).
         if (closesConnection) sent.shouldKeepAlive = false;
         cancel = (reason) => sent.destroy(reason);
-        sent.on('error', reject);
+        sent.on('error', (error: Error & { code?: string }) => {
+          // The parser goes on past a complete answer in the same read: what it refuses there was
+          // sent after the answer, which no request can claim.
+          if (delivered && error.code?.startsWith('HPE_')) afterAnswer = error.message;
+          else reject(error);
+        });
         sent.end(body);
       });
       return { answer, cancel: (reason) => cancel(reason) };
