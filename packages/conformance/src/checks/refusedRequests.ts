@@ -70,28 +70,25 @@ interface RefusedCase {
 
 function refusedCases(session: Session): RefusedCase[] {
   const { deleteRefused, releaseRefused } = session.plan;
-  return [
-    ...(deleteRefused
-      ? [
-          {
-            what: `GPU VM ${deleteRefused}`,
-            op: session.operation('deleteGpuVm'),
-            pathIds: { vm_id: deleteRefused },
-            isDelete: true,
-          },
-        ]
-      : []),
-    ...(releaseRefused
-      ? [
-          {
-            what: `reserved IP ${releaseRefused}`,
-            op: session.operation('releaseReservedIp'),
-            pathIds: { reserved_ip_id: releaseRefused },
-            isDelete: false,
-          },
-        ]
-      : []),
-  ];
+  const vm: RefusedCase | undefined =
+    deleteRefused === undefined
+      ? undefined
+      : {
+          what: `GPU VM ${deleteRefused}`,
+          op: session.operation('deleteGpuVm'),
+          pathIds: { vm_id: deleteRefused },
+          isDelete: true,
+        };
+  const ip: RefusedCase | undefined =
+    releaseRefused === undefined
+      ? undefined
+      : {
+          what: `reserved IP ${releaseRefused}`,
+          op: session.operation('releaseReservedIp'),
+          pathIds: { reserved_ip_id: releaseRefused },
+          isDelete: false,
+        };
+  return [vm, ip].filter((c): c is RefusedCase => c !== undefined);
 }
 
 const listed = (refused: readonly Exchange[], refusals: readonly Refusal[]): string =>
