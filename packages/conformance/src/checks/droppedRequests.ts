@@ -31,7 +31,7 @@ export async function sendJudgingDrops(
       freshConnection: true,
     });
     throw new RuleViolation(
-      `${request.method} ${request.path} with ${what}: the target closed the connection without an answer, twice, each time on a connection of its own, while a bucket list sent right after was answered (${alive.response.status}): it crashes on this input, where the document answers every request (malformed input with a 4xx)`,
+      `${request.method} ${request.path} with ${what}: the target closed the connection without an answer, twice, each time on a connection of its own, while a bucket list sent right after was answered (${alive.response.status}): it crashes on this input (or a firewall in front of it drops such requests), where the document answers every request, malformed input with a 4xx`,
     );
   }
 }
