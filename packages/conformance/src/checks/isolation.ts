@@ -16,6 +16,7 @@ import { type Exchange, headerValue } from '../transport/exchange.js';
 import { acceptanceIds, describeAcceptance } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import { consumableTargets, expectStillThere, judgedOnce } from './consumedAfterRefusal.js';
 import { listContent, workspaceIdSent } from './exchangeReading.js';
 import {
   expectNatRuleUnchanged,
@@ -24,7 +25,7 @@ import {
   refusedUpdateOptions,
 } from './natRuleReader.js';
 import { expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { acceptedDelete, acceptedRelease, CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
+import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
 
 /** One resource of the primary workspace, and how to ask for it through another workspace. */
 interface CrossWorkspaceCase {
@@ -215,37 +216,6 @@ checks.push(
   ),
 );
 
-/** A resource ISO-1 may consume after asking for it through another workspace. */
-interface ConsumableCase {
-  readonly op: OperationEntry;
-  readonly what: string;
-  readonly pathIds: Readonly<Record<string, string>>;
-}
-
-function consumableCases(session: Session): ConsumableCase[] {
-  const { deleteIsolation, releaseIsolation } = session.plan;
-  return [
-    ...(deleteIsolation
-      ? [
-          {
-            op: session.operation('deleteGpuVm'),
-            what: `GPU VM ${deleteIsolation}`,
-            pathIds: { vm_id: deleteIsolation },
-          },
-        ]
-      : []),
-    ...(releaseIsolation
-      ? [
-          {
-            op: session.operation('releaseReservedIp'),
-            what: `reserved IP ${releaseIsolation}`,
-            pathIds: { reserved_ip_id: releaseIsolation },
-          },
-        ]
-      : []),
-  ];
-}
-
 checks.push(
   defineCheck(
     'ISO-1',
@@ -254,10 +224,8 @@ checks.push(
       t.requireMutations();
       const session = t.session;
       const { primary, secondary } = session.profile.workspaces;
-      // GPU VMs and reserved IPs have no read: only consuming one through its own workspace shows
-      // it was still there. Only a resource made for this run was surely there before: without
-      // one, a resource found gone is no verdict (an earlier run may have consumed it).
-      const cases = consumableCases(session).flatMap((c) => {
+      const { deleteIsolation, releaseIsolation } = session.plan;
+      const cases = consumableTargets(session, deleteIsolation, releaseIsolation).flatMap((c) => {
         const [asker] = askersThroughSecondary(session, c.op.scope);
         return asker ? [{ ...c, asker }] : [];
       });
@@ -265,15 +233,7 @@ checks.push(
         return t.skip(
           `the profile's resources hold no fourth resources.deletableGpuVmIds entry and no third resources.releasableReservedIpIds entry, or no identity holds their scopes on workspace ${secondary}`,
         );
-      // Each case consumes its resource: a second run of it (fast-check shrinking toward another
-      // case) would judge a resource the first run removed, so every case is judged once.
-      const judged = new Map<(typeof cases)[number], Promise<CaseVerdict>>();
-      const judgeOnce = (c: (typeof cases)[number]): Promise<CaseVerdict> => {
-        const known = judged.get(c) ?? judge(c);
-        judged.set(c, known);
-        return known;
-      };
-      const judge = async (c: (typeof cases)[number]): Promise<CaseVerdict> => {
+      const judgeOnce = judgedOnce(async (c: (typeof cases)[number]): Promise<CaseVerdict> => {
         const { identity } = c.asker;
         const asked = await session.http.send(
           operationRequest(c.op, session, 'probe', {
@@ -291,33 +251,13 @@ checks.push(
           return notApplicable(
             `asked through workspace ${secondary}, ${c.what} answered ${asked.response.status}`,
           );
-        const own = await session.http.send(operationRequest(c.op, session, 'probe', { pathIds: c.pathIds }));
-        const status = own.response.status;
-        if (is2xx(status)) return observed;
-        const refused = `${asked.request.method} of it through workspace ${secondary} was refused (${asked.response.status})`;
-        const isDelete = c.op.operationId === 'deleteGpuVm';
-        // A fresh VM may be in a state that conflicts with a delete (not shown); and a target that
-        // answers 404 to every release (a retrying gateway) shows nothing about the refused one.
-        // Either is blamed on the refused request only when the run's own delete or release of
-        // another such resource was accepted.
-        if (!session.freshResources && (status === 404 || status === 409))
-          return notApplicable(
-            `${c.what} answered ${status} through its own workspace after the ${refused}; the profile's resources are not made for each run, so an earlier run may have consumed it: list a fresh one for each run, or let the profile's provision command hand one out`,
-          );
-        if (status === 404 || (status === 409 && isDelete)) {
-          const accepted = isDelete
-            ? (await acceptedDelete(session)).exchange
-            : (await acceptedRelease(session)).exchange;
-          if (is2xx(accepted.response.status))
-            throw new RuleViolation(
-              `${c.what} was ${session.freshResources}, and the ${refused}; then its own workspace ${primary} answered ${status}, while the run's ${isDelete ? 'delete' : 'release'} of another such resource was accepted (${accepted.response.status}): the refused request had already ${status === 404 ? 'removed it' : 'started deleting it'}`,
-              own,
-            );
-        }
-        return notApplicable(
-          `${c.what} answered ${status} through its own workspace after the refused request, which shows neither way whether it was still there`,
+        return expectStillThere(
+          session,
+          c,
+          `the ${asked.request.method} of it through workspace ${secondary} was refused (${asked.response.status})`,
+          '`DELETE … RETURNING`, then the workspace check',
         );
-      };
+      });
       await t.check(fc.constantFrom(...cases), judgeOnce, { examples: cases, exhaustive: true });
     },
   ),

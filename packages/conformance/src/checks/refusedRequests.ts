@@ -9,9 +9,14 @@ import type { Session } from '../session/session.js';
 import type { Exchange } from '../transport/exchange.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, defineCheck } from './check.js';
+import {
+  type ConsumableTarget,
+  consumableTargets,
+  expectStillThere,
+  judgedOnce,
+} from './consumedAfterRefusal.js';
 import { keepingNatRule, natRuleChanges, natRuleToChange, readNatRule } from './natRuleReader.js';
-import { is2xx, is4xx, RuleViolation } from './ruleViolation.js';
-import { acceptedDelete, acceptedRelease } from './sharedRequests.js';
+import { is4xx, RuleViolation } from './ruleViolation.js';
 
 /**
  * How long the last refused request that could act (the one before `workspace_id 0`, which no
@@ -61,36 +66,6 @@ function refusalsFor(session: Session, op: OperationEntry): Refusal[] {
   ];
 }
 
-interface RefusedCase {
-  readonly what: string;
-  readonly op: OperationEntry;
-  readonly pathIds: Readonly<Record<string, string>>;
-  readonly isDelete: boolean;
-}
-
-function refusedCases(session: Session): RefusedCase[] {
-  const { deleteRefused, releaseRefused } = session.plan;
-  const vm: RefusedCase | undefined =
-    deleteRefused === undefined
-      ? undefined
-      : {
-          what: `GPU VM ${deleteRefused}`,
-          op: session.operation('deleteGpuVm'),
-          pathIds: { vm_id: deleteRefused },
-          isDelete: true,
-        };
-  const ip: RefusedCase | undefined =
-    releaseRefused === undefined
-      ? undefined
-      : {
-          what: `reserved IP ${releaseRefused}`,
-          op: session.operation('releaseReservedIp'),
-          pathIds: { reserved_ip_id: releaseRefused },
-          isDelete: false,
-        };
-  return [vm, ip].filter((c): c is RefusedCase => c !== undefined);
-}
-
 const listed = (refused: readonly Exchange[], refusals: readonly Refusal[]): string =>
   refused.map((exchange, i) => `${refusals[i]?.why} (${exchange.response.status})`).join(', ');
 
@@ -101,16 +76,12 @@ export const refusedRequestsChecks: readonly Check[] = [
     async (t) => {
       t.requireMutations();
       const session = t.session;
-      const { primary } = session.profile.workspaces;
-      const cases = refusedCases(session);
+      const cases = consumableTargets(session, session.plan.deleteRefused, session.plan.releaseRefused);
       if (cases.length === 0)
         return t.skip(
           "the profile's resources hold no fifth resources.deletableGpuVmIds entry and no fourth resources.releasableReservedIpIds entry (a GPU VM and a reserved IP that only refused requests touch, then consumed)",
         );
-      // Each case consumes its resource: a second run of it (fast-check shrinking toward another
-      // case) would judge a resource the first run removed, so every case is judged once.
-      const judged = new Map<RefusedCase, Promise<CaseVerdict>>();
-      const judge = async (c: RefusedCase): Promise<CaseVerdict> => {
+      const judgeOnce = judgedOnce(async (c: ConsumableTarget): Promise<CaseVerdict> => {
         const refusals = refusalsFor(session, c.op);
         const refused: Exchange[] = [];
         for (const refusal of refusals) {
@@ -125,36 +96,13 @@ export const refusedRequestsChecks: readonly Check[] = [
             );
         }
         await wait(SETTLE_MS, undefined, { signal: t.signal }).catch(() => undefined);
-        const own = await session.http.send(operationRequest(c.op, session, 'probe', { pathIds: c.pathIds }));
-        const status = own.response.status;
-        if (is2xx(status)) return observed;
-        const requests = `the ${refused.length} refused requests (${own.request.method}: ${listed(refused, refusals)})`;
-        if (!session.freshResources && (status === 404 || status === 409))
-          return notApplicable(
-            `${c.what} answered ${status} through workspace ${primary} after ${requests}; the profile's resources are not made for each run, so an earlier run may have consumed it: list a fresh one for each run, or let the profile's provision command hand one out`,
-          );
-        if (status === 404 || (status === 409 && c.isDelete)) {
-          // A fresh VM may be in a state that conflicts with a delete (not shown), and a target may
-          // answer 404 to every release: blamed on the refused requests only when the run's own
-          // delete or release of another such resource was accepted.
-          const accepted = c.isDelete
-            ? (await acceptedDelete(session)).exchange
-            : (await acceptedRelease(session)).exchange;
-          if (is2xx(accepted.response.status))
-            throw new RuleViolation(
-              `${c.what} was ${session.freshResources}, and only refused requests had named it: ${requests}. Then the broadest identity's ${c.isDelete ? 'delete' : 'release'} through workspace ${primary} answered ${status}, while the run's ${c.isDelete ? 'delete' : 'release'} of another such resource was accepted (${accepted.response.status}): a refused request had already ${status === 404 ? 'removed it' : 'started deleting it'} (a guard that answers the refusal after letting the handler run)`,
-              own,
-            );
-        }
-        return notApplicable(
-          `${c.what} answered ${status} through workspace ${primary} after ${requests}, which shows neither way whether it was still there`,
+        return expectStillThere(
+          session,
+          c,
+          `only refused requests had named it: the ${refused.length} refused requests (${refused[0]?.request.method}: ${listed(refused, refusals)})`,
+          'a guard that answers the refusal after letting the handler run',
         );
-      };
-      const judgeOnce = (c: RefusedCase): Promise<CaseVerdict> => {
-        const known = judged.get(c) ?? judge(c);
-        judged.set(c, known);
-        return known;
-      };
+      });
       // The VM and the IP are judged side by side: neither case touches the other's resource.
       await t.check(fc.constantFrom(...cases), judgeOnce, {
         examples: cases,
