@@ -9,6 +9,7 @@ import {
   namedWorkspaces,
 } from '../session/identities.js';
 import { type Exchange, headerValue } from '../transport/exchange.js';
+import { acceptanceIds } from './acceptanceRecord.js';
 import { type CaseVerdict, notApplicable, observed } from './caseVerdict.js';
 import { type Check, type CheckContext, defineCheck } from './check.js';
 import {
@@ -216,6 +217,7 @@ checks.push(
             ...(planBody ? { body: JSON.stringify({ ...planBody, name: newVmName() }) } : {}),
           });
           let sent = create;
+          let repeated: Exchange | undefined;
           if (!planBody) {
             const allowed = await acceptedCreate(session, (vmId) =>
               t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED),
@@ -225,6 +227,7 @@ checks.push(
               return notApplicable(
                 `the create in the primary workspace answered ${allowed.response.status}: no accepted key to repeat`,
               );
+            repeated = allowed;
             sent = {
               ...create,
               headers: { ...create.headers, 'x-idempotency-key': key },
@@ -235,8 +238,12 @@ checks.push(
           if (is2xx(exchange.response.status)) {
             const vmId = (exchange.response.json as { vm_id?: unknown } | undefined)?.vm_id;
             if (typeof vmId === 'string') t.recordCreated('cloud VM', vmId, CLOUD_VM_NOT_CLEANED);
+            const replayed =
+              repeated !== undefined && typeof vmId === 'string' && vmId === acceptanceIds(repeated)?.vmId
+                ? ` with the primary workspace's VM "${vmId}": the key was taken for a retry of that create, but a create naming another workspace_id is another request, and its gateway decision (denied) was never made`
+                : '';
             throw new RuleViolation(
-              `create in billing-denied workspace ${denied}, ${body}, was accepted (${exchange.response.status}); the gateway makes its own decision and must refuse it`,
+              `create in billing-denied workspace ${denied}, ${body}, was accepted (${exchange.response.status})${replayed}; the gateway makes its own decision and must refuse it`,
               exchange,
             );
           }

@@ -299,7 +299,7 @@ checks.push(
           const theirs = acceptanceIds(reused);
           if (theirs && (theirs.operationId === own.operationId || theirs.vmId === own.vmId))
             throw new RuleViolation(
-              `X-Idempotency-Key ${key}, used for a create in workspace ${primary}, was sent again with the same body in workspace ${secondary} and answered with workspace ${primary}'s ${describeAcceptance(own)}: one workspace's answer replayed in another`,
+              `X-Idempotency-Key ${key}, used for a create in workspace ${primary}, was sent again with the same body in workspace ${secondary} and answered with workspace ${primary}'s ${describeAcceptance(own)}: one workspace's answer replayed in another. A key makes retrying the same request safe; a create naming another workspace_id is another request, scoped to that workspace ("Workspaces isolate resources"), so it is carried out there or refused (a 4xx such as 409 for a key already used), never answered with another workspace's operation`,
               reused,
             );
           if (theirs) t.recordCreated('cloud VM', theirs.vmId, CLOUD_VM_NOT_CLEANED);
