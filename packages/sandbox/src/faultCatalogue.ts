@@ -479,6 +479,13 @@ export const faultCatalogue = [
       'workspace_id is read with parseInt: its leading digits count, so "1042abc", "1042.9" and "1042,7" are served as workspace 1042.',
   },
   {
+    id: 'workspace-id-line-anchored-pattern',
+    rule: 'WS-4',
+    mechanism: 'lenient-parse',
+    description:
+      'workspace_id is validated with `/^[1-9][0-9]*$/` where `^` and `$` anchor at line ends (Ruby, or the m flag), then read by its leading digits: "1042\\nabc" passes as workspace 1042.',
+  },
+  {
     id: 'workspace-id-number-coercion',
     rule: 'WS-5',
     mechanism: 'number-coercion',

@@ -94,6 +94,12 @@ export class WorkspaceGate {
       case 'workspace-id-int32-wraparound':
         // A 32-bit cast of the digits: 2^32 + 1042 is read as 1042.
         return value === undefined || !/^[0-9]+$/.test(value) ? undefined : served(Number(value) >>> 0);
+      case 'workspace-id-line-anchored-pattern': {
+        // Ruby's `^` and `$` (and /m elsewhere) anchor at line ends: any line of the value that is
+        // all digits passes the pattern, and to_i then reads the value's leading digits.
+        if (value === undefined || !/^[1-9][0-9]*$/m.test(value)) return undefined;
+        return served(Number.parseInt(value, 10));
+      }
       case 'workspace-id-unicode-digits': {
         // A Unicode-aware digit class (Python's int(), \d with the u flag in some engines): any
         // script's decimal digits, after NFKC folds full-width forms, are read as their values.

@@ -585,6 +585,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: allStatuses(in4xx),
     faulty: allStatuses((s) => s === 200),
   },
+  'workspace-id-line-anchored-pattern': {
+    // A line of digits after or before letters, then the real ID.
+    observe: formsOfPrimary((id) => [`${id}\nabc`, `abc\n${id}`, id]),
+    correct: (o) => JSON.stringify(o) === '[400,400,200]',
+    faulty: (o) => JSON.stringify(o) === '[200,400,200]',
+  },
   'workspace-id-number-coercion': {
     // Spellings Number() reads, and one it does not ("1042abc" stays refused).
     observe: formsOfPrimary((id) => [

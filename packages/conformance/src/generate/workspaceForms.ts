@@ -20,6 +20,10 @@ export function invalidFormsOf(id: string): WorkspaceForm[] {
     { kind: 'space inside', value: `${id.slice(0, cut)} ${id.slice(cut)}` },
     { kind: 'two IDs', value: `${id},${id}` },
     { kind: 'fraction and letters', value: `${id}.5x` },
+    // A pattern whose `^` and `$` anchor at line ends (Ruby's always do; the m flag elsewhere)
+    // passes any value with a line of digits.
+    { kind: 'letters on a second line', value: `${id}\nabc` },
+    { kind: 'letters on a first line', value: `abc\n${id}` },
   ];
 }
 

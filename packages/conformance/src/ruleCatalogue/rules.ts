@@ -148,12 +148,12 @@ export const rules: readonly RuleEntry[] = [
       "Every request carries a `workspace_id` query parameter that scopes it to one workspace of the caller's organization.",
     ],
     latitude:
-      "Forms derived from the profile's own workspaces (`-1042`, `1042abc`, `abc1042`, `10 42`, `0`, `-0`), so a server that normalises the value cannot map them onto a workspace that does not exist. Any 4xx passes (A-WORKSPACE-ID-STATUS); the same request with the real ID must not be refused for its form.",
+      "Forms derived from the profile's own workspaces (`-1042`, `1042abc`, `abc1042`, `10 42`, `1042` and `abc` on two lines, `0`, `-0`), so a server that normalises the value cannot map them onto a workspace that does not exist. Any 4xx passes (A-WORKSPACE-ID-STATUS); the same request with the real ID must not be refused for its form.",
     targets: ALL,
     threats: [
       {
         mechanism: 'lenient-parse',
-        how: 'parseInt keeps the leading digits, so `1042abc` and `1042.9` are served as the real workspace 1042.',
+        how: 'parseInt keeps the leading digits, so `1042abc` and `1042.9` are served as the real workspace 1042; a pattern whose `^` and `$` anchor at line ends (Ruby, or the m flag) passes `1042` followed by a line of letters.',
       },
       {
         mechanism: 'sign-dropped',
