@@ -479,6 +479,13 @@ export const faultCatalogue = [
       'workspace_id is read with parseInt: its leading digits count, so "1042abc", "1042.9" and "1042,7" are served as workspace 1042.',
   },
   {
+    id: 'workspace-id-radix-prefix',
+    rule: 'POLICY-1',
+    mechanism: 'radix-prefix',
+    description:
+      'workspace_id is read with Java\'s `Long.decode` (as Ruby\'s `Integer()` and Go\'s base-0 `ParseInt` do): a leading zero makes it octal, so "02022" (decimal 2022, another workspace) is served as workspace 1042 to a token that selected only 1042, and "0x412" too.',
+  },
+  {
     id: 'workspace-id-line-anchored-pattern',
     rule: 'WS-4',
     mechanism: 'lenient-parse',

@@ -94,6 +94,17 @@ export class WorkspaceGate {
       case 'workspace-id-int32-wraparound':
         // A 32-bit cast of the digits: 2^32 + 1042 is read as 1042.
         return value === undefined || !/^[0-9]+$/.test(value) ? undefined : served(Number(value) >>> 0);
+      case 'workspace-id-radix-prefix': {
+        // Java's Long.decode: an optional sign, then 0x/0X/# for hexadecimal, a leading 0 for
+        // octal, decimal otherwise.
+        const m = value === undefined ? null : /^([+-]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)$/.exec(value);
+        if (!m) return undefined;
+        const radix = m[2] === undefined ? 10 : m[2] === '0' ? 8 : 16;
+        const digits = m[3] ?? '';
+        if (![...digits].every((d) => Number.parseInt(d, radix) < radix)) return undefined;
+        const n = Number.parseInt(digits, radix);
+        return served(m[1] === '-' ? -n : n);
+      }
       case 'workspace-id-line-anchored-pattern': {
         // Ruby's `^` and `$` (and /m elsewhere) anchor at line ends: any line of the value that is
         // all digits passes the pattern, and to_i then reads the value's leading digits.

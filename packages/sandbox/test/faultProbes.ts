@@ -585,6 +585,12 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: allStatuses(in4xx),
     faulty: allStatuses((s) => s === 200),
   },
+  'workspace-id-radix-prefix': {
+    // The primary workspace's octal digits after a leading zero (decimal, another workspace), then itself.
+    observe: formsOfPrimary((id) => [`0${Number(id).toString(8)}`, id]),
+    correct: (o) => JSON.stringify(o) === '[403,200]',
+    faulty: (o) => JSON.stringify(o) === '[200,200]',
+  },
   'workspace-id-line-anchored-pattern': {
     // A line of digits after or before letters, then the real ID.
     observe: formsOfPrimary((id) => [`${id}\nabc`, `abc\n${id}`, id]),

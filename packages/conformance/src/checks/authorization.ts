@@ -2,7 +2,7 @@ import type { OperationEntry } from '@cloud-api/spec';
 import fc from 'fast-check';
 import { accessCases } from '../generate/accessCases.js';
 import { operationRequest, usableOperations } from '../generate/operationRequest.js';
-import { overlappingIdsOf } from '../generate/workspaceForms.js';
+import { octalSpellingOf, overlappingIdsOf } from '../generate/workspaceForms.js';
 import {
   allowsWorkspace,
   hasScope,
@@ -269,7 +269,7 @@ checks.push(
 checks.push(
   defineCheck(
     'POLICY-1',
-    "never serves a specific-workspaces identity a workspace written with an allowed one's digits (a part of it, a digit more, a neighbour)",
+    "never serves a specific-workspaces identity a workspace written with an allowed one's digits (a part of it, a digit more, a neighbour, its octal digits after a zero)",
     async (t) => {
       const session = t.session;
       // Workspace-level operations: a resource of the primary workspace is not found elsewhere
@@ -278,10 +278,29 @@ checks.push(
       const cases = namedIdentities(session.profile).flatMap((identity) => {
         const list = identity.workspaces;
         if (list === 'all') return [];
-        const others = [...new Set(list.flatMap(overlappingIdsOf))].filter((other) => !list.includes(other));
+        const digitsOf = [...new Set(list.flatMap(overlappingIdsOf))]
+          .filter((other) => !list.includes(other))
+          .map((workspace) => ({
+            workspace,
+            how: 'a policy that compares workspaces by substring, prefix or range',
+          }));
+        const octal = list.flatMap((allowed) => {
+          const spelling = /^[1-9][0-9]*$/.test(allowed) ? octalSpellingOf(allowed) : undefined;
+          const decimal = spelling?.slice(1);
+          // Read as decimal, it must be a workspace the list leaves out.
+          return spelling && decimal && !list.includes(decimal)
+            ? [
+                {
+                  workspace: spelling,
+                  how: `decimal ${decimal}, which a parser honouring radix prefixes reads as octal ${allowed}`,
+                },
+              ]
+            : [];
+        });
+        const others = [...digitsOf, ...octal];
         return ops
           .filter((op) => hasScope(identity, op.scope))
-          .flatMap((op) => others.map((workspace) => ({ op, identity, workspace })));
+          .flatMap((op) => others.map((other) => ({ op, identity, ...other })));
       });
       if (cases.length === 0)
         return t.skip(
@@ -289,13 +308,13 @@ checks.push(
         );
       await t.check(
         fc.constantFrom(...cases),
-        async ({ op, identity, workspace }) => {
+        async ({ op, identity, workspace, how }) => {
           const exchange = await session.http.send(
             operationRequest(op, session, 'positive', { token: identity.token, workspaceId: workspace }),
           );
           if (is2xx(exchange.response.status))
             throw new RuleViolation(
-              `${op.operationId} served workspace ${workspace} (${exchange.response.status}) to identity "${identity.name}", whose workspace policy selects only ${(identity.workspaces as readonly string[]).join(', ')}: requests to other workspaces return 403 (a policy that compares workspaces by substring, prefix or range)`,
+              `${op.operationId} served workspace ${workspace} (${exchange.response.status}) to identity "${identity.name}", whose workspace policy selects only ${(identity.workspaces as readonly string[]).join(', ')}: requests to other workspaces return 403 (${how})`,
               exchange,
             );
           return observed;

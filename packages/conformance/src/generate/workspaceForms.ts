@@ -79,3 +79,15 @@ export function overlappingIdsOf(id: string): string[] {
   const all = [...parts, `${id}0`, `1${id}`, String(n - 1n), String(n + 1n)];
   return [...new Set(all)].filter((other) => other !== id && /^[1-9][0-9]*$/.test(other));
 }
+
+/**
+ * Another workspace ID, decimal `0` + the octal digits of `id` (`02022`, decimal 2022, for 1042),
+ * which a parser honouring radix prefixes (Java's `Long.decode`, Ruby's `Integer()`, Go's base-0
+ * `ParseInt`) reads as `id`. Leading zeros may be read or refused (A-WORKSPACE-ID-LEADING-ZEROS);
+ * read as decimal it is never `id`. None for IDs below 8, whose octal digits are their own.
+ */
+export function octalSpellingOf(id: string): string | undefined {
+  const n = BigInt(id);
+  // Below 8 the octal digits are the decimal ones: `01` is 1 either way.
+  return n < 8n ? undefined : `0${n.toString(8)}`;
+}

@@ -420,7 +420,7 @@ export const rules: readonly RuleEntry[] = [
       'Specific workspaces | Token may access only the selected workspaces; requests to others return `403 Forbidden`.',
     ],
     latitude:
-      "A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders, or the forbidden one as `workspace_id[]`) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace. Nor may a forbidden workspace named in a tenant header (`X-Workspace-Id`, `X-Tenant-Id`) beside the allowed `workspace_id`: the document scopes a request by its query parameter only, so the header is ignored or refused. Both are judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same), and by asking for a restore of the primary workspace with an identity kept out of it, through a workspace it may use with the primary riding along: it must not be served (a list can come from a cache keyed by the workspace the policy read; one resource shows the handler's reading). That part needs an identity whose policy selects the secondary workspace and not the primary one.",
+      "A `workspace_id` given twice (an allowed and a forbidden workspace, in both orders, or the forbidden one as `workspace_id[]`) may be refused or read as one of its values for everything (A-REPEATED-WORKSPACE-ID); it must never serve the forbidden workspace. Nor may a forbidden workspace named in a tenant header (`X-Workspace-Id`, `X-Tenant-Id`) beside the allowed `workspace_id`: the document scopes a request by its query parameter only, so the header is ignored or refused. Both are judged by comparing the bucket lists of the two workspaces (inconclusive when they are the same), and by asking for a restore of the primary workspace with an identity kept out of it, through a workspace it may use with the primary riding along: it must not be served (a list can come from a cache keyed by the workspace the policy read; one resource shows the handler's reading). That part needs an identity whose policy selects the secondary workspace and not the primary one. Each specific-workspaces identity is also sent, on the bucket list and the billing preflight, workspace ids written with its allowed ids' digits (a part, a digit more, a neighbour: 104, 42, 10420, 1041 for 1042) and an allowed id's octal digits after a leading zero (02022, decimal 2022, for 1042); whether those workspaces exist or not, none is in its list, so a 2xx fails.",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_TOKENS,
     needs: ['an identity with a workspace list that leaves out a profile workspace'],
@@ -444,6 +444,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'loose-comparison',
         how: "The list is checked by substring or prefix (`'1042,1043'.includes(id)`), so workspace 104 or 10 passes for a token that selected 1042.",
+      },
+      {
+        mechanism: 'radix-prefix',
+        how: "workspace_id is read with a parser that honours radix prefixes (Java's `Long.decode`, Ruby's `Integer()`, Go's `ParseInt(s, 0, 64)`): `02022`, decimal 2022, is read as octal 1042, so a token that selected 1042 is served workspace 2022's request.",
       },
       {
         mechanism: 'parameter-pollution',

@@ -111,6 +111,8 @@ export const threatMechanisms = {
     'A value is looked up by the part after its prefix, so the same secret with another prefix is found.',
   'proxy-rewrite':
     'A gateway, ingress or load balancer between the caller and the service rewrites the path, drops or adds headers, or answers some requests itself.',
+  'radix-prefix':
+    'A number is read by a parser that honours radix prefixes (a leading 0 for octal, 0x for hexadecimal), so another number written with a leading zero is read as this one.',
   'read-after-write-lag':
     'A write goes to the primary while a later read goes to a replica or cache that has not seen it yet.',
   'replace-not-merge':
