@@ -98,8 +98,9 @@ describe('the transport (node:http, kept-alive connections)', () => {
     });
     const arrival = arrivals.at(-1) as Arrival;
     expect(arrival.method).toBe('POST');
-    // The query is encoded as a URL's searchParams encode it (a space as "+", "+" as "%2B").
-    expect(arrival.url).toBe('/v1/compute/cloud-vms?workspace_id=1+042%2B');
+    // Percent-encoded (a space as "%20", "+" as "%2B"), never form-encoded: a server decoding the
+    // query as RFC 3986 says reads a "+" as a plus sign, so a space sent as "+" arrives as one.
+    expect(arrival.url).toBe('/v1/compute/cloud-vms?workspace_id=1%20042%2B');
     expect(exchange.url).toBe(`${server.origin}${arrival.url}`);
     expect(arrival.body).toBe('{"name":"vm-é"}');
     expect(arrival.headers['content-length']).toBe(String(Buffer.byteLength('{"name":"vm-é"}')));

@@ -24,7 +24,7 @@ const checks: Check[] = [];
 checks.push(
   defineCheck(
     'NEG-1',
-    'refuses with a 4xx, and applies nothing of, every request body its schema rules out',
+    'refuses with a 4xx, and applies nothing of, every request body its schema rules out however leniently read (lenient coercions such as "2" for 2 are judged by PARAM-1)',
     async (t) => {
       const session = t.session;
       const ops = usableOperations(session, 'probe').filter((op) => op.hasRequestBody);

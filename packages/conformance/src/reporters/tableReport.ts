@@ -52,12 +52,11 @@ function createdLines(outcome: RunOutcome): string[] {
   }
   return [...groups.values()].flatMap((items) => {
     const [first] = items as [RunOutcome['created'][number], ...RunOutcome['created']];
-    if (items.length === 1) return [`  ${first.kind} ${first.id} (${first.rule}): ${first.cleanup}`];
     const rules = [...new Set(items.map((item) => item.rule))].join(', ');
-    return [
-      `  ${first.kind}, ${items.length} of them (${rules}): ${first.cleanup}`,
-      ...wrapped(items.map((i) => String(i.id))),
-    ];
+    // One resource answered to two rules (a replayed 202) is listed, and counted, once.
+    const ids = [...new Set(items.map((i) => String(i.id)))];
+    if (ids.length === 1) return [`  ${first.kind} ${first.id} (${rules}): ${first.cleanup}`];
+    return [`  ${first.kind}, ${ids.length} of them (${rules}): ${first.cleanup}`, ...wrapped(ids)];
   });
 }
 

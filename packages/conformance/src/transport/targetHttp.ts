@@ -496,7 +496,12 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
   ) {
     const url = new URL(`${base.origin}${basePath}${request.path}`);
     if (request.encodedQuery !== undefined) url.search = request.encodedQuery;
-    else for (const [name, value] of request.query) url.searchParams.append(name, value);
+    // Percent-encoded, never form-encoded: a space as `+` reads as a plus sign to a server that
+    // decodes the query as RFC 3986 says, so ` 1042` would arrive as `+1042`.
+    else if (request.query.length > 0)
+      url.search = request.query
+        .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+        .join('&');
     const resolved = outgoing(url, request.method, request.headers, request.body);
     const raw = `${basePath}${request.path}${url.search}`;
     const out = request.rawPath
