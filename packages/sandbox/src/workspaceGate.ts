@@ -95,15 +95,15 @@ export class WorkspaceGate {
         // A 32-bit cast of the digits: 2^32 + 1042 is read as 1042.
         return value === undefined || !/^[0-9]+$/.test(value) ? undefined : served(Number(value) >>> 0);
       case 'workspace-id-radix-prefix': {
-        // Java's Long.decode: an optional sign, then 0x/0X/# for hexadecimal, a leading 0 for
-        // octal, decimal otherwise.
-        const m = value === undefined ? null : /^([+-]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)$/.exec(value);
+        // Java's Long.decode: 0x, 0X or # for hexadecimal, a leading 0 for octal, decimal
+        // otherwise (a negative number is never served, so its sign is not read).
+        const m =
+          value === undefined
+            ? null
+            : /^\+?(?:(?:0[xX]|#)([0-9a-fA-F]+)|0([0-7]+)|([1-9][0-9]*))$/.exec(value);
         if (!m) return undefined;
-        const radix = m[2] === undefined ? 10 : m[2] === '0' ? 8 : 16;
-        const digits = m[3] ?? '';
-        if (![...digits].every((d) => Number.parseInt(d, radix) < radix)) return undefined;
-        const n = Number.parseInt(digits, radix);
-        return served(m[1] === '-' ? -n : n);
+        const [, hex, octal, decimal] = m;
+        return served(hex ? Number.parseInt(hex, 16) : octal ? Number.parseInt(octal, 8) : Number(decimal));
       }
       case 'workspace-id-line-anchored-pattern': {
         // Ruby's `^` and `$` (and /m elsewhere) anchor at line ends: any line of the value that is

@@ -285,17 +285,15 @@ checks.push(
             how: 'a policy that compares workspaces by substring, prefix or range',
           }));
         const octal = list.flatMap((allowed) => {
-          const spelling = /^[1-9][0-9]*$/.test(allowed) ? octalSpellingOf(allowed) : undefined;
-          const decimal = spelling?.slice(1);
-          // Read as decimal, it must be a workspace the list leaves out.
-          return spelling && decimal && !list.includes(decimal)
-            ? [
-                {
-                  workspace: spelling,
-                  how: `decimal ${decimal}, which a parser honouring radix prefixes reads as octal ${allowed}`,
-                },
-              ]
-            : [];
+          const spelling = octalSpellingOf(allowed);
+          // Read as decimal, it must name a workspace the list leaves out.
+          if (spelling === undefined || list.includes(spelling.slice(1))) return [];
+          return [
+            {
+              workspace: spelling,
+              how: `decimal ${spelling.slice(1)}, which a parser honouring radix prefixes reads as octal ${allowed}`,
+            },
+          ];
         });
         const others = [...digitsOf, ...octal];
         return ops
