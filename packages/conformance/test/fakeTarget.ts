@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyedCreateLog } from '../src/checks/keyedCreateLog.js';
+import { createNatRuleRecords } from '../src/checks/natRuleRecords.js';
 import { createSchemaAudit } from '../src/checks/schemaAudit.js';
 import { createServedBucketLists } from '../src/checks/servedBucketLists.js';
 import { createServedRestoreLog } from '../src/checks/servedRestoreLog.js';
@@ -87,11 +88,12 @@ export function environmentWith(
   const keyedCreates = createKeyedCreateLog();
   const servedRestores = createServedRestoreLog();
   const servedBucketLists = createServedBucketLists();
+  const natRuleRecords = createNatRuleRecords();
   const routed = routeExchanges(createOperationRoutes(validator.operations), [
     keyedCreates,
     servedRestores,
     servedBucketLists,
-    servedBucketLists,
+    natRuleRecords,
   ]);
   const recorded: TargetHttp = {
     ...http,
@@ -113,6 +115,7 @@ export function environmentWith(
     keyedCreates,
     servedRestores,
     servedBucketLists,
+    natRuleRecords,
     depth: 3,
     seed: 42,
     concurrency: 1,

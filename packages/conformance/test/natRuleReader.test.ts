@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectNatRuleUnchanged, type NatRuleFields } from '../src/checks/natRuleReader.js';
+import { expectNatRuleUnchanged, type NatRuleFields, readNatRule } from '../src/checks/natRuleReader.js';
 import { RuleViolation } from '../src/checks/ruleViolation.js';
 import type { Exchange } from '../src/transport/exchange.js';
 import { environmentWith, fakeTransport } from './fakeTarget.js';
@@ -65,5 +65,66 @@ describe('expectNatRuleUnchanged: a refused update changed nothing it could have
     await expect(expectNatRuleUnchanged(session, before, refused('{"note":'), 'the rule')).rejects.toThrow(
       RuleViolation,
     );
+  });
+});
+
+/**
+ * A target that refuses an update naming no field (A-NAT-UPDATE-EMPTY-BODY) and applies any
+ * other, answering the rule as it then is; `sent` lists the bodies it received.
+ */
+function strictTarget(rule: Record<string, unknown>, name?: string) {
+  const http = fakeTransport((request) => {
+    const update = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
+    if (Object.keys(update).length === 0) return { status: 400, body: { detail: 'name a field' } };
+    Object.assign(rule, update);
+    return { status: 200, body: { ...rule, port_forward_rule_id: 'pfr-1' } };
+  });
+  const session = environmentWith(http, {
+    mutations: true,
+    resources: {
+      natRules: [
+        { vpcId: 'vpc-1', natGatewayId: 'natgw-1', ruleId: 'pfr-1', ...(name !== undefined ? { name } : {}) },
+      ],
+    },
+  }).session;
+  return { session, bodies: () => http.sent.map((request) => request.body) };
+}
+
+describe('readNatRule on a target that refuses an empty update', () => {
+  it("sends the profile's name unchanged, then a field of the rule as it was last answered, never one that is changing", async () => {
+    const rule = { ...before };
+    const { session, bodies } = strictTarget(rule, 'ssh-bastion');
+    await expect(readNatRule(session)).resolves.toEqual(before);
+    // The rule as last answered is known now: a read while the name is changing sends the note.
+    await expect(readNatRule(session, new Set(['name']))).resolves.toEqual(before);
+    expect(bodies()).toEqual(['{}', '{"name":"ssh-bastion"}', '{}', '{"note":""}']);
+    expect(rule).toEqual(before);
+  });
+
+  it('reads nothing, and sends nothing but the empty update, without a name in the profile', async () => {
+    const { session, bodies } = strictTarget({ ...before });
+    await expect(readNatRule(session)).resolves.toBeUndefined();
+    expect(bodies()).toEqual(['{}']);
+  });
+
+  it('leaves a refused update unjudged, never passed, when the rule cannot be read back', async () => {
+    const { session } = strictTarget({ ...before });
+    const verdict = await expectNatRuleUnchanged(session, before, refused('{"note":"x"}'), 'the rule');
+    expect(verdict).toEqual({
+      observed: false,
+      why: 'the rule could not be read back after the refused update, so whether it changed is not known',
+    });
+  });
+
+  it('does not send a field the refused request sent: a change it made stays visible', async () => {
+    // The refused request's note was written anyway; a read that sent the note back would hide it.
+    const rule = { ...before };
+    const { session, bodies } = strictTarget(rule, 'ssh-bastion');
+    await readNatRule(session);
+    rule.note = 'x';
+    await expect(
+      expectNatRuleUnchanged(session, before, refused('{"note":"x","name":"y"}'), 'the rule'),
+    ).rejects.toThrow(/note "" → "x"/);
+    expect(bodies().at(-1)).toBe('{"enabled":true}');
   });
 });

@@ -79,7 +79,13 @@ export function defaultSandboxProfile(options: DefaultSandboxProfileOptions = {}
       gpuVmIds: ids('vm-gpu', 1),
       deletableGpuVmIds: ids('vm-gpu', 101),
       restoreIds: ids('rst', 1),
-      natRules: ids('pfr', 1).map((ruleId) => ({ vpcId: 'vpc-0001', natGatewayId: 'natgw-0001', ruleId })),
+      natRules: ids('pfr', 1).map((ruleId, position) => ({
+        vpcId: 'vpc-0001',
+        natGatewayId: 'natgw-0001',
+        ruleId,
+        // Read by sending it unchanged where a target refuses an empty update (nat-update-empty-refused).
+        name: `ssh-bastion-${position + 1}`,
+      })),
       releasableReservedIpIds: ids('rip', 1),
       // The store seeds two buckets in the primary workspace and one in the secondary.
       bucketListsDiffer: true,

@@ -438,6 +438,13 @@ export const faultCatalogue = [
       'PATCH replaces the rule: fields not sent are blanked (empty strings, port 0, protocol tcp, enabled true).',
   },
   {
+    id: 'nat-update-strict-yet-replaces',
+    mechanism: 'replace-not-merge',
+    rule: 'PATCH-1',
+    description:
+      'A strict validator refuses an update that names no field ({} answers 400), and the handler then writes the body over a blank rule: every field not sent is blanked. Only a read that sends a field unchanged shows the rule.',
+  },
+  {
     id: 'patch-ignores-sent-fields',
     mechanism: 'lost-write',
     rule: 'PATCH-1',
@@ -1193,6 +1200,13 @@ export const faultCatalogue = [
     mechanism: 'existence-leak',
     description:
       'A resource of another workspace of the organization answers 403 "belongs to another workspace" to every token, one that may access both workspaces included: the refusal tells that the id exists elsewhere, and names a lack the token does not have.',
+  },
+  {
+    id: 'gpu-vm-owned-elsewhere-409',
+    rule: 'ISO-1',
+    mechanism: 'existence-leak',
+    description:
+      'Enable-backups and delete refuse a GPU VM of another workspace with 409 Conflict ("belongs to workspace N"): an ownership check raised as a conflict, which tells that the VM exists and where.',
   },
   {
     id: 'backup-timezone-constant',

@@ -314,9 +314,10 @@ export class SandboxStore {
       ruleId: string,
       position: number,
       status: string,
+      name = `ssh-bastion-${position + 1}`,
     ) => {
       this.natRules.set(natRuleKey(vpcId, natGatewayId, ruleId), {
-        name: `ssh-bastion-${position + 1}`,
+        name,
         external_port: 2222 + position,
         internal_ip: `10.0.1.${15 + position}`,
         internal_port: 22,
@@ -336,7 +337,7 @@ export class SandboxStore {
       });
     };
     (resources.natRules ?? []).forEach((rule, position) => {
-      natRule(rule.vpcId, rule.natGatewayId, rule.ruleId, position, 'available');
+      natRule(rule.vpcId, rule.natGatewayId, rule.ruleId, position, 'available', rule.name);
     });
     const fixtures = SANDBOX_FIXTURES;
     natRule(fixtures.vpcId, fixtures.natGatewayId, fixtures.provisioningRuleId, 90, 'provisioning');

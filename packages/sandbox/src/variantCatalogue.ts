@@ -109,6 +109,12 @@ export const variantCatalogue = [
       'A NAT rule that an update changed is provisioning for 300 ms, and every update of it meanwhile, an empty one included, answers 409 Conflict.',
   },
   {
+    id: 'nat-update-empty-refused',
+    gap: 'A-NAT-UPDATE-EMPTY-BODY',
+    description:
+      'A NAT rule update must name a field, as a validator with minProperties 1 requires: an empty one ({}) answers 400 Bad Request and changes nothing.',
+  },
+  {
     id: 'idempotency-keys-per-workspace',
     gap: 'A-IDEMPOTENCY-KEY-SCOPE',
     description:

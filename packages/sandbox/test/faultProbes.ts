@@ -574,6 +574,16 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     faulty: (a) =>
       jsonObject(a).note === 'changed' && jsonObject(a).name === '' && jsonObject(a).external_port === 0,
   },
+  'nat-update-strict-yet-replaces': {
+    // An empty update, then one that sends a field.
+    observe: async (h) => {
+      const empty = await h.call('PATCH', natRulePath(h), { json: {} });
+      const noted = jsonObject(await h.call('PATCH', natRulePath(h), { json: { note: 'changed' } }));
+      return [empty.status, noted.name, noted.external_port];
+    },
+    correct: (o) => (o as unknown[])[0] === 200 && (o as unknown[])[1] !== '',
+    faulty: (o) => JSON.stringify(o) === '[400,"",0]',
+  },
   'patch-ignores-sent-fields': {
     observe: (h) => h.call('PATCH', natRulePath(h), { json: { note: 'changed' } }),
     correct: (a) => jsonObject(a).note === 'changed',
@@ -688,6 +698,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     observe: throughSecondary('GET', (h) => paths.restore(restoreId(h))),
     correct: status(404),
     faulty: status(403),
+  },
+  'gpu-vm-owned-elsewhere-409': {
+    observe: throughSecondary('POST', (h) => paths.enableBackups(gpuVm(h)), { json: {} }),
+    correct: status(404),
+    faulty: status(409),
   },
   'nat-rule-update-ignores-workspace': {
     observe: throughSecondary('PATCH', natRulePath, { json: { note: 'through another workspace' } }),

@@ -260,6 +260,16 @@ const variantProbes: Record<VariantId, VariantProbe> = {
       );
     },
   },
+  'nat-update-empty-refused': {
+    // An empty update, then one that sends a field: only the empty one is refused.
+    observe: async (h) => {
+      const empty = await h.call('PATCH', natRulePath(h), { json: {} });
+      const noted = await h.call('PATCH', natRulePath(h), { json: { note: 'changed' } });
+      return [empty.status, noted.status, record(noted).note, record(noted).name];
+    },
+    byDefault: (o) => JSON.stringify(o) === '[200,200,"changed","ssh-bastion-1"]',
+    withVariant: (o) => JSON.stringify(o) === '[400,200,"changed","ssh-bastion-1"]',
+  },
   'nat-rule-busy-after-change': {
     observe: async (h) => {
       const changed = await h.call('PATCH', natRulePath(h), { json: { note: 'busy now' } });

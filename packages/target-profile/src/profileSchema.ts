@@ -94,6 +94,12 @@ const NatRuleRefSchema = Type.Object(
     vpcId: Type.Readonly(NonEmptyString()),
     natGatewayId: Type.Readonly(NonEmptyString()),
     ruleId: Type.Readonly(NonEmptyString()),
+    name: Type.ReadonlyOptional(
+      Type.String({
+        description:
+          "The rule's current name. Needed only where the target refuses an update that names no field ({}), the document's only read of a rule (a legitimate choice: A-NAT-UPDATE-EMPTY-BODY): the suite then reads the rule by sending its name unchanged. It must be the name the rule has, or that update renames it.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -21,6 +21,7 @@ interface ExpectedNatRuleRef {
   readonly vpcId: string;
   readonly natGatewayId: string;
   readonly ruleId: string;
+  readonly name?: string;
 }
 
 interface ExpectedResources {

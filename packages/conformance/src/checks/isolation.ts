@@ -183,6 +183,13 @@ checks.push(
                 `${c.what} of workspace ${session.profile.workspaces.primary}, asked through workspace ${secondary} by identity "${identity.name}" (it holds ${c.op.scope} and may access both workspaces), was refused with 403: 403 means the token lacks the required scope or may not access the workspace, and neither is so; a resource the request's workspace does not hold is not found there (404)`,
                 exchange,
               );
+            // A conflict "with the current resource state" is an answer about the resource: it was
+            // found outside the request's workspace (the key is fresh, so it is no key conflict).
+            if (exchange.response.status === 409)
+              throw new RuleViolation(
+                `${c.what} of workspace ${session.profile.workspaces.primary}, asked through workspace ${secondary}, was answered 409 Conflict: a conflict with the resource's current state is an answer about a resource workspace ${secondary} does not hold, so the service looked it up outside the request's workspace (workspaces isolate resources); not found there is 404, or 403 for a token that may not access workspace ${session.profile.workspaces.primary}`,
+                exchange,
+              );
             expectStatus(
               exchange,
               is4xx,

@@ -41,21 +41,68 @@ export async function untilRuleSettles(send: () => Promise<Exchange>): Promise<E
   return exchange;
 }
 
+/** Fields a read may send unchanged, in the order it prefers them (the profile gives a name). */
+const RESTATABLE_FIELDS = [
+  'name',
+  'note',
+  'enabled',
+  'protocol',
+  'internal_ip',
+  'internal_port',
+  'external_port',
+];
+
+/** Statuses that refuse an empty update as invalid: the target's choice (A-NAT-UPDATE-EMPTY-BODY). */
+export const refusesAsInvalid = (status: number): boolean => status === 400 || status === 422;
+
 /**
  * The profile's NAT rule as its own workspace shows it. The document shows no read of a rule:
  * an empty partial update changes nothing and answers the current record, so it is the read.
+ * A target may refuse an update that names no field (A-NAT-UPDATE-EMPTY-BODY); the read then
+ * sends one field with the value the rule was last answered with (the profile's `name` before
+ * any answer), never one of `changing` (fields a request under test sent, or concurrent updates
+ * set, whose value may have moved since): sending such a field unchanged would hide that move.
  */
-export async function readNatRule(session: Session): Promise<NatRuleFields | undefined> {
-  const exchange = await untilRuleSettles(() =>
-    session.http.send(
-      operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
-        body: '{}',
-      }),
-    ),
-  );
+export async function readNatRule(
+  session: Session,
+  changing: ReadonlySet<string> = new Set(),
+): Promise<NatRuleFields | undefined> {
+  const record = await readNatRuleRecord(session, changing);
+  return record
+    ? Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]))
+    : undefined;
+}
+
+/** As `readNatRule`, the whole record (timestamps and ids included). */
+export async function readNatRuleRecord(
+  session: Session,
+  changing: ReadonlySet<string> = new Set(),
+): Promise<Record<string, unknown> | undefined> {
+  const op = session.operation('updateNatPortForwardingRule');
+  const update = (body: string) => operationRequest(op, session, 'positive', { body });
+  let exchange = await untilRuleSettles(() => session.http.send(update('{}')));
+  if (refusesAsInvalid(exchange.response.status)) {
+    const restated = restatement(session, update('{}').path, changing);
+    if (!restated) return undefined;
+    exchange = await untilRuleSettles(() => session.http.send(update(JSON.stringify(restated))));
+  }
   if (exchange.response.status !== 200) return undefined;
-  const record = natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
-  return Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]));
+  return natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
+}
+
+/** One field of the rule with the value it was last answered with, outside `changing`. */
+function restatement(
+  session: Session,
+  path: string,
+  changing: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  const rule = session.plan.natRule;
+  const answered = session.natRuleRecords.latest(path);
+  const ownRecord = answered && answered.port_forward_rule_id === rule?.ruleId ? answered : undefined;
+  const known: Readonly<Record<string, unknown>> =
+    ownRecord ?? (rule?.name !== undefined ? { name: rule.name } : {});
+  const field = RESTATABLE_FIELDS.find((f) => f in known && !changing.has(f));
+  return field === undefined ? undefined : { [field]: known[field] };
 }
 
 /** Field-by-field differences between two readings, for a message that says what changed. */
@@ -87,11 +134,14 @@ export async function expectNatRuleUnchanged(
   refused: Exchange,
   what: string,
 ): Promise<CaseVerdict | undefined> {
-  const after = await readNatRule(session);
-  if (!after) return undefined;
+  const sent = fieldsSent(refused.request);
+  const after = await readNatRule(session, sent ?? new Set(NAT_RULE_FIELDS));
+  if (!after)
+    return notApplicable(
+      `${what} could not be read back after the refused update, so whether it changed is not known`,
+    );
   const changed = NAT_RULE_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
   if (changed.length === 0) return undefined;
-  const sent = fieldsSent(refused.request);
   const changes = natRuleChanges(before, after);
   if (sent && !changed.some((field) => sent.has(field)))
     return notApplicable(
@@ -184,9 +234,14 @@ export async function natRuleToChange(
   const op = t.session.operation('updateNatPortForwardingRule');
   const original = await readNatRule(t.session);
   if (!original)
-    return t.inconclusive(
-      'the NAT rule could not be read: an empty partial update was not answered 200',
-      'list a NAT rule of the primary workspace that can be updated in resources.natRules',
-    );
+    return t.session.plan.natRule.name === undefined
+      ? t.inconclusive(
+          'the NAT rule could not be read: an empty partial update was not answered 200, and the profile gives no name to send unchanged instead',
+          "list a NAT rule of the primary workspace that can be updated in resources.natRules; where the target refuses an update naming no field (400 or 422), also give the rule's current name there (resources.natRules[0].name)",
+        )
+      : t.inconclusive(
+          "the NAT rule could not be read: neither an empty partial update nor one sending the profile's name unchanged was answered 200",
+          'list a NAT rule of the primary workspace that can be updated in resources.natRules, with its current name',
+        );
   return { op, original };
 }

@@ -350,7 +350,7 @@ checks.push(
                   `the NAT rule update accepted ${sent} (${status}) and answered ${field} ${written ?? JSON.stringify(record[field])}; accepted, it must be ${form.accepted ?? `stored as ${JSON.stringify(form.means)}, typed as the document types it`}`,
                   exchange,
                 );
-              const after = await readNatRule(session);
+              const after = await readNatRule(session, new Set([field]));
               if (after && JSON.stringify(after[field]) !== JSON.stringify(form.means))
                 throw new RuleViolation(
                   `the NAT rule update accepted ${sent} and answered it as ${JSON.stringify(form.means)}, but the rule read back has ${field} ${JSON.stringify(after[field])}`,

@@ -139,7 +139,7 @@ export const refusedRequestsChecks: readonly Check[] = [
                 );
             }
             await wait(SETTLE_MS, undefined, { signal: t.signal }).catch(() => undefined);
-            const after = await readNatRule(t.session);
+            const after = await readNatRule(t.session, new Set(['note']));
             if (!after) return notApplicable('the NAT rule could not be read back after the refused updates');
             const applied = notes.indexOf(String(after.note));
             if (applied >= 0)

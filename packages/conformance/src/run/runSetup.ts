@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createIdentifierAudit, type IdentifierAudit } from '../checks/identifierAudit.js';
 import { createKeyedCreateLog } from '../checks/keyedCreateLog.js';
+import { createNatRuleRecords } from '../checks/natRuleRecords.js';
 import { createSchemaAudit, type SchemaAudit } from '../checks/schemaAudit.js';
 import { createServedBucketLists } from '../checks/servedBucketLists.js';
 import { createServedRestoreLog } from '../checks/servedRestoreLog.js';
@@ -86,6 +87,7 @@ export async function prepareRun(
     const keyedCreates = createKeyedCreateLog();
     const servedRestores = createServedRestoreLog();
     const servedBucketLists = createServedBucketLists();
+    const natRuleRecords = createNatRuleRecords();
     const routed = routeExchanges(createOperationRoutes(validator.operations), [
       coverage,
       schemaAudit,
@@ -93,6 +95,7 @@ export async function prepareRun(
       keyedCreates,
       servedRestores,
       servedBucketLists,
+      natRuleRecords,
     ]);
     const concurrency = effectiveConcurrency(settings.concurrency, profile);
     // A profile's target is reached as the environment says (a corporate proxy); a target the run
@@ -134,6 +137,7 @@ export async function prepareRun(
         keyedCreates,
         servedRestores,
         servedBucketLists,
+        natRuleRecords,
         depth: settings.replay?.depth ?? settings.depth,
         seed: settings.replay?.seed ?? settings.seed,
         concurrency,

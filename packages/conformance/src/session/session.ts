@@ -1,5 +1,6 @@
 import type { OperationEntry } from '@cloud-api/spec';
 import type { KeyedCreateLog } from '../checks/keyedCreateLog.js';
+import type { NatRuleRecords } from '../checks/natRuleRecords.js';
 import type { ServedBucketLists } from '../checks/servedBucketLists.js';
 import type { ServedRestoreLog } from '../checks/servedRestoreLog.js';
 import type { TargetKind } from '../ruleCatalogue/index.js';
@@ -35,6 +36,8 @@ export interface SessionParts {
   /** Every restore the run saw served, and where (ISO-1 asks whether one was lost). */
   readonly servedRestores: ServedRestoreLog;
   readonly servedBucketLists: ServedBucketLists;
+  /** The latest record each NAT rule was answered with (a read restates a field of it). */
+  readonly natRuleRecords: NatRuleRecords;
   /** Runs per property. */
   readonly depth: number;
   /** The run's seed: every property draws its cases from it. */

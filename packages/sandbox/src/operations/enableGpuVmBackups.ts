@@ -25,6 +25,9 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   const { store, behaviour, clock, contract } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
+  // The ownership check raises a conflict: the answer tells that the VM exists, and where.
+  if (behaviour.fault === 'gpu-vm-owned-elsewhere-409' && vm && vm.workspaceId !== request.workspaceId)
+    return errorResult(409, `GPU VM ${vmId} belongs to workspace ${vm.workspaceId}.`);
   if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
     return notInWorkspace(
       services,

@@ -64,6 +64,12 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
   }
   const update = request.body as RuleUpdate;
   if (
+    (behaviour.variant === 'nat-update-empty-refused' ||
+      behaviour.fault === 'nat-update-strict-yet-replaces') &&
+    Object.keys(update).length === 0
+  )
+    return errorResult(400, 'An update must name at least one field of the rule.');
+  if (
     behaviour.variant === 'nat-internal-ip-in-vpc-range' &&
     typeof update.internal_ip === 'string' &&
     !inVpcSubnet(update.internal_ip)
@@ -97,6 +103,7 @@ export const updateNatPortForwardingRule: OperationHandler = (request, services)
     case 'patch-ignores-sent-fields':
       return answer(rule, services);
     case 'patch-resets-unsent-fields':
+    case 'nat-update-strict-yet-replaces':
       Object.assign(rule, BLANK_RULE, changes);
       rule.updated_at = clock.laterThan(rule.updated_at);
       return answer(rule, services);
