@@ -78,6 +78,16 @@ export async function readNatRuleRecord(
   session: Session,
   changing: ReadonlySet<string> = new Set(),
 ): Promise<Record<string, unknown> | undefined> {
+  const exchange = await readNatRuleExchange(session, changing);
+  if (exchange?.response.status !== 200) return undefined;
+  return natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
+}
+
+/** The read's last exchange (any status), or undefined when no read could be sent. */
+export async function readNatRuleExchange(
+  session: Session,
+  changing: ReadonlySet<string> = new Set(),
+): Promise<Exchange | undefined> {
   const op = session.operation('updateNatPortForwardingRule');
   const update = (body: string) => operationRequest(op, session, 'positive', { body });
   let exchange = await untilRuleSettles(() => session.http.send(update('{}')));
@@ -86,8 +96,7 @@ export async function readNatRuleRecord(
     if (!restated) return undefined;
     exchange = await untilRuleSettles(() => session.http.send(update(JSON.stringify(restated))));
   }
-  if (exchange.response.status !== 200) return undefined;
-  return natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
+  return exchange;
 }
 
 /** One field of the rule with the value it was last answered with, outside `changing`. */

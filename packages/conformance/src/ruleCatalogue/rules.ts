@@ -1656,7 +1656,7 @@ export const rules: readonly RuleEntry[] = [
       '| workspace_id | string | yes | |',
     ],
     latitude:
-      "Opaque ids are compared exactly: the restore read and the NAT rule answered (an empty partial update, the document's only read of a rule) must carry the path's ids, and a workspace_id, where present, the request's. Timestamps (fields ending in `_at`) must not be later than the answer's Date header by more than 5 minutes (10 of this machine's clock without one, A-TIMESTAMP-PLAUSIBILITY); started_at must not be after completed_at, nor created_at after updated_at. The fields' meanings beyond their names are not shown, so nothing else is assumed of them.",
+      "Opaque ids are compared exactly: the restore read and the NAT rule answered (an empty partial update, the document's only read of a rule) must carry the path's ids, and a workspace_id, where present, the request's. Timestamps (fields ending in `_at`) must not be later than the answer's Date header by more than 5 minutes (10 of this machine's clock without one, A-TIMESTAMP-PLAUSIBILITY); started_at must not be after completed_at, nor created_at after updated_at. The fields' meanings beyond their names are not shown, so nothing else is assumed of them. A NAT rule update whose body names other ids (`port_forward_rule_id`, `vpc_id`, `nat_gateway_id`), another `workspace_id` or an `organization_id` (none of them in the body table) may be refused with a 4xx or have them ignored; its answer, if 2xx, and the rule read back through its own path must still name the path's ids, the request's workspace and the organization the rule showed before, and a 404 there fails (the update moved the rule).",
     targets: STATEFUL,
     whyNotPrism: PRISM_NO_STATE,
     needs: ['resources.restoreIds, or resources.natRules with mutations: true'],
@@ -1664,6 +1664,10 @@ export const rules: readonly RuleEntry[] = [
       {
         mechanism: 'internal-id-exposed',
         how: "The ORM serialises the row's primary key (`id`) where the public id belongs, so the record is found by its public id and answered under another.",
+      },
+      {
+        mechanism: 'mass-assignment',
+        how: 'The update copies the whole body onto the row (`Object.assign(rule, body)`, `$row->update($json)`), so a body naming another `port_forward_rule_id` or `workspace_id` renames the rule or moves it to another workspace.',
       },
       {
         mechanism: 'wrong-field-name',
