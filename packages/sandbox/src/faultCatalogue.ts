@@ -789,6 +789,13 @@ export const faultCatalogue = [
       'Restores are looked up through a case-insensitive collation, so a restore id in another letter case (another identifier) finds the restore.',
   },
   {
+    id: 'restore-id-trimmed',
+    rule: 'PARAM-1',
+    mechanism: 'loose-comparison',
+    description:
+      "The restore id is trimmed before the lookup (Perl's s/^\\s+|\\s+$//g, Ruby's strip, with Unicode spaces and NUL), so an id with a tab, a newline or a no-break space around it (another identifier) finds the restore.",
+  },
+  {
     id: 'backup-partial-body-column-defaults',
     rule: 'BACKUP-2',
     mechanism: 'wrong-default',

@@ -1435,6 +1435,11 @@ export const faultProbes: Record<FaultId, FaultProbe> = {
     correct: status(404),
     faulty: status(200),
   },
+  'restore-id-trimmed': {
+    observe: (h) => h.call('GET', paths.restore(encodeURIComponent(`\t${restoreId(h)}`))),
+    correct: status(404),
+    faulty: status(200),
+  },
   'backup-partial-body-column-defaults': {
     observe: async (h) => {
       const policy = jsonObject(

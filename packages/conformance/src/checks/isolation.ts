@@ -392,6 +392,60 @@ checks.push(
   ),
 );
 
+checks.push(
+  defineCheck(
+    'ISO-1',
+    "never lets a workspace_id member of a create's body take it out of a workspace whose billing decision denies it",
+    async (t) => {
+      t.requireMutations();
+      const session = t.session;
+      const { primary, billingDenied } = session.profile.workspaces;
+      if (!billingDenied) return t.skip('profile has no workspaces.billingDenied');
+      const identity = identitiesWith(session.profile, 'vm.write', billingDenied)[0];
+      if (!identity) return t.skip(`profile has no identity holding vm.write on workspace ${billingDenied}`);
+      const op = session.operation('createCloudVm');
+      // A handler that binds the body over the query after the policy check creates where the body
+      // says: the gateway's decision is then the allowed workspace's, and the create goes through.
+      await t.check(
+        fc.constant(primary),
+        async (member): Promise<CaseVerdict> => {
+          const created = (exchange: Exchange) => {
+            const ids = acceptanceIds(exchange);
+            if (ids) t.recordCreated('cloud VM', ids.vmId, CLOUD_VM_NOT_CLEANED);
+          };
+          const plain = operationRequest(op, session, 'probe', {
+            token: identity.token,
+            workspaceId: billingDenied,
+          });
+          const own = await session.http.send(plain);
+          if (is2xx(own.response.status)) {
+            created(own);
+            return notApplicable(
+              `a create in workspace ${billingDenied}, whose billing decision denies it, was accepted (${own.response.status}) without a body member too: BILL-6 judges that`,
+            );
+          }
+          const body = { ...(JSON.parse(plain.body ?? '{}') as object), workspace_id: member };
+          const moved = await session.http.send(
+            operationRequest(op, session, 'probe', {
+              token: identity.token,
+              workspaceId: billingDenied,
+              body: JSON.stringify(body),
+            }),
+          );
+          // Refused (the decision, or a member the body does not list): as good as ignored.
+          if (!is2xx(moved.response.status)) return observed;
+          created(moved);
+          throw new RuleViolation(
+            `a create with workspace_id=${billingDenied} in the query, a workspace whose billing decision denies it (the same create without the member was refused ${own.response.status}), and "workspace_id": "${member}" in the body was accepted (${moved.response.status}): the body's member, not the query's parameter, chose the workspace ("Every request carries a \`workspace_id\` query parameter that scopes it")`,
+            moved,
+          );
+        },
+        { maxRuns: 1 },
+      );
+    },
+  ),
+);
+
 /**
  * The poll path is not shown, but a create that answers a Location names one: read there through
  * the primary workspace, the operation is read through the secondary one by an identity allowed in

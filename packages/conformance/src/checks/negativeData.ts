@@ -11,10 +11,8 @@ import {
   type NatRuleFields,
   natRuleAsRead,
   natRuleToChange,
-  notRestoredCleanup,
   readNatRule,
   refusedUpdateOptions,
-  restoreNatRule,
 } from './natRuleReader.js';
 import { expectJsonObject, expectStatus, is2xx, is4xx, RuleViolation } from './ruleViolation.js';
 import { CLOUD_VM_NOT_CLEANED } from './sharedRequests.js';
@@ -74,81 +72,6 @@ checks.push(
           refusedUpdateOptions(session, natBefore, cases),
         );
       });
-    },
-  ),
-);
-
-/**
- * Members the update body does not list: fields of the record the client may not set, an unknown
- * one, and documented fields spelt in another letter case (JSON member names are case-sensitive;
- * Go's encoding/json and ASP.NET Core's web defaults match them case-insensitively), each with
- * the field it would land on.
- */
-const READ_ONLY_FIELDS: readonly { field: string; value: unknown; landsOn?: string }[] = [
-  { field: 'NOTE', value: 'conformance-note-in-capitals', landsOn: 'note' },
-  { field: 'Name', value: 'conformance-name-capitalised', landsOn: 'name' },
-  { field: 'ENABLED', value: false, landsOn: 'enabled' },
-  // A value the field's enum rules out: stored, the record breaks ENUM-1 and RESP-1 too (MUST).
-  { field: 'PROTOCOL', value: 'icmp', landsOn: 'protocol' },
-  { field: 'status', value: 'error' },
-  { field: 'port_forward_rule_id', value: 'conformance-other-rule' },
-  { field: 'vpc_id', value: 'conformance-other-vpc' },
-  { field: 'nat_gateway_id', value: 'conformance-other-gateway' },
-  { field: 'created_at', value: '2000-01-01T00:00:00Z' },
-  { field: 'updated_at', value: '2000-01-01T00:00:00Z' },
-  { field: 'workspace_id', value: '999999' },
-  { field: 'error_message', value: 'conformance' },
-  { field: 'conformance_unknown_field', value: 'conformance' },
-];
-
-checks.push(
-  defineCheck(
-    'NEG-2',
-    'refuses or ignores, never applies, unknown and read-only fields in a NAT rule update',
-    async (t) => {
-      const session = t.session;
-      const { op, original } = await natRuleToChange(t);
-      // The whole record, read-only fields included: a field may already hold the value sent.
-      const baseline = expectJsonObject(
-        await session.http.send(operationRequest(op, session, 'positive', { body: '{}' })),
-        'the rule record',
-      );
-      try {
-        await t.check(
-          fc.constantFrom(...READ_ONLY_FIELDS),
-          async ({ field, value, landsOn }): Promise<CaseVerdict> => {
-            const exchange = await session.http.send(
-              operationRequest(op, session, 'positive', { body: JSON.stringify({ [field]: value }) }),
-            );
-            if (is4xx(exchange.response.status)) return observed;
-            expectStatus(exchange, is2xx, `a 4xx, or a 2xx that ignores ${field}`);
-            const record = expectJsonObject(exchange, 'the rule record');
-            const sentValue = JSON.stringify(value);
-            const target = landsOn ?? field;
-            if (
-              JSON.stringify(record[target]) === sentValue &&
-              JSON.stringify(baseline[target]) !== sentValue
-            )
-              throw new RuleViolation(
-                landsOn
-                  ? `the update applied a member named ${field} to ${landsOn}: ${landsOn} is now ${sentValue}. The update body lists ${landsOn}, not ${field}; JSON member names are case-sensitive, so ${field} is an unknown member (a decoder that matches names case-insensitively)`
-                  : `the update applied ${field}: ${sentValue}, a field the update body does not list`,
-                exchange,
-              );
-            return observed;
-          },
-          {
-            examples: READ_ONLY_FIELDS,
-            // Each case judges only its own field in its own answer: no order changes a verdict.
-            independent: true,
-            beforeRerun: () => restoreNatRule(session, original),
-          },
-        );
-      } finally {
-        await restoreNatRule(session, original).catch((error: unknown) =>
-          t.recordCreated('NAT rule change', session.plan.natRule?.ruleId ?? '?', notRestoredCleanup(error)),
-        );
-      }
     },
   ),
 );

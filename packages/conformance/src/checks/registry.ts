@@ -16,6 +16,7 @@ import { refusedRequestsChecks } from './refusedRequests.js';
 import { replayedKeysChecks } from './replayedKeys.js';
 import { responsesChecks } from './responses.js';
 import { stateRulesChecks } from './stateRules.js';
+import { unlistedMembersChecks } from './unlistedMembers.js';
 import { workspaceFormsChecks } from './workspaceForms.js';
 import { workspaceIdChecks } from './workspaceId.js';
 
@@ -44,6 +45,8 @@ const families: Readonly<Record<string, readonly Check[]>> = {
   stateRules: stateRulesChecks,
   workspaceForms: workspaceFormsChecks,
   workspaceId: workspaceIdChecks,
+  // After every other check that updates the NAT rule (NEG-2 may leave it refusing updates).
+  unlistedMembers: unlistedMembersChecks,
   // Last: a create from early in the run is retried late, and a lapse has had time to show.
   heldOverTime: heldOverTimeChecks,
 };

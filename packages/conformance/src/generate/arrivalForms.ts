@@ -77,12 +77,16 @@ export function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
-/** Forms every text value can arrive in: surrounded, percent-encoded throughout, encoded twice. */
-function textForms(value: string): ParameterForm[] {
+/**
+ * Forms every text value can arrive in: surrounded, percent-encoded throughout, encoded twice.
+ * Surrounded, an opaque identifier is another identifier (`surrounded` 'other'), which a lookup
+ * that trims (`strip`, `s/^\s+|\s+$//`) or stops at a NUL finds anyway.
+ */
+function textForms(value: string, surrounded: FormReading): ParameterForm[] {
   return [
     ...SURROUNDINGS.map((s) => ({
-      kind: s.kind,
-      reading: 'same' as const,
+      kind: surrounded === 'other' ? `${s.kind} (another identifier: identifiers are opaque)` : s.kind,
+      reading: surrounded,
       encoded: encodeURIComponent(`${s.before ?? ''}${value}${s.after ?? ''}`),
     })),
     { kind: 'every character percent-encoded', reading: 'same', encoded: percentEncodeEvery(value) },
@@ -182,8 +186,11 @@ export function parameterForms(
   parameter: { readonly in: string; readonly schema: ParameterSchema },
   value: string,
 ): ParameterForm[] {
-  const forms = textForms(value);
-  if (isNumericText(parameter.schema, value)) forms.push(...numericTextForms(value));
+  const numeric = isNumericText(parameter.schema, value);
+  // A number written as text (workspace_id) with whitespace around it spells that number
+  // (A-LENIENT-COERCION; WS-5 asks for the canonical form); a path id is opaque.
+  const forms = textForms(value, parameter.in === 'path' && !numeric ? 'other' : 'same');
+  if (numeric) forms.push(...numericTextForms(value));
   else if (parameter.in === 'path' && /^[0-9]+$/.test(value)) forms.push(...otherNumberSpellings(value));
   // "`string` identifiers are opaque": in another letter case a value is another identifier, which
   // a lookup through a case-insensitive collation (MySQL's *_ci) finds anyway.

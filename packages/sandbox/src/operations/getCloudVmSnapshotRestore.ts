@@ -26,7 +26,9 @@ export const getCloudVmSnapshotRestore: OperationHandler = (request, services) =
       : behaviour.fault === 'restore-id-case-insensitive'
         ? // A *_ci collation: RSR-0001 and rsr-0001 are the same key.
           [...store.restores.values()].find((r) => r.restore_id.toLowerCase() === restoreId.toLowerCase())
-        : store.restores.get(restoreId);
+        : behaviour.fault === 'restore-id-trimmed'
+          ? store.restores.get(restoreId.replace(/^[\s\0]+|[\s\0]+$/gu, ''))
+          : store.restores.get(restoreId);
   let restore: object | undefined = stored;
   if (
     restore &&
