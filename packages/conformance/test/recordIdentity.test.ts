@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCheck } from '../src/checks/registry.js';
+import { NAT_RULE_FIELDS } from '../src/generate/bodies.js';
 import { runCheck } from '../src/run/checkRunner.js';
 import { environmentWith, fakeTransport } from './fakeTarget.js';
 
@@ -8,15 +9,8 @@ const readOnlyIds = findCheck(
 );
 const never = new AbortController().signal;
 const PATH = '/networking/vpcs/vpc-1/nat-gateways/natgw-1/port-forwarding-rules/pfr-1';
-const DOCUMENTED = new Set([
-  'name',
-  'protocol',
-  'external_port',
-  'internal_ip',
-  'internal_port',
-  'note',
-  'enabled',
-]);
+/** The update body table's fields: the only ones a correct target writes. */
+const DOCUMENTED: ReadonlySet<string> = new Set(NAT_RULE_FIELDS);
 
 /**
  * One NAT rule of workspace 1042, updated by PATCH. `unlisted`: what the update does with body
