@@ -67,32 +67,6 @@ function crossWorkspaceCases(session: Session): CrossWorkspaceCase[] {
       body: '{}',
       mutating: true,
     });
-  // A handler that takes the body's workspace_id over the query's ({...query, ...body}, a
-  // body-bound model) reaches the resource in the workspace the body names.
-  const { primary } = session.profile.workspaces;
-  if (plan.natRule)
-    cases.push({
-      op: session.operation('updateNatPortForwardingRule'),
-      what: `NAT rule ${plan.natRule.ruleId} (with "workspace_id": "${primary}" in the body)`,
-      pathIds: {
-        vpc_id: plan.natRule.vpcId,
-        nat_gateway_id: plan.natRule.natGatewayId,
-        port_forwarding_rule_id: plan.natRule.ruleId,
-      },
-      body: JSON.stringify({
-        note: `conformance-isolation-${randomUUID().slice(0, 8)}`,
-        workspace_id: primary,
-      }),
-      mutating: true,
-    });
-  if (plan.gpuVmProbe)
-    cases.push({
-      op: session.operation('enableGpuVmBackups'),
-      what: `GPU VM ${plan.gpuVmProbe} (enable backups, with "workspace_id": "${primary}" in the body)`,
-      pathIds: { vm_id: plan.gpuVmProbe },
-      body: JSON.stringify({ workspace_id: primary }),
-      mutating: true,
-    });
   if (plan.deleteProbe)
     cases.push({
       op: session.operation('deleteGpuVm'),
@@ -107,7 +81,19 @@ function crossWorkspaceCases(session: Session): CrossWorkspaceCase[] {
       pathIds: { reserved_ip_id: plan.releaseProbe },
       mutating: true,
     });
-  return cases.filter((c) => session.profile.mutations === true || !c.mutating);
+  // A handler that takes the body's workspace_id over the query's ({...query, ...body}, a
+  // body-bound model) reaches the resource in the workspace the body names.
+  const { primary } = session.profile.workspaces;
+  const withMember = cases
+    .filter(
+      (c) => c.op.operationId === 'updateNatPortForwardingRule' || c.op.operationId === 'enableGpuVmBackups',
+    )
+    .map((c) => ({
+      ...c,
+      what: `${c.what} (with "workspace_id": "${primary}" in the body)`,
+      body: JSON.stringify({ ...(JSON.parse(c.body ?? '{}') as object), workspace_id: primary }),
+    }));
+  return [...cases, ...withMember].filter((c) => session.profile.mutations === true || !c.mutating);
 }
 
 /** Who asks for a primary-workspace resource through the secondary workspace. */

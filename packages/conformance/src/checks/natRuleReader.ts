@@ -67,18 +67,16 @@ export async function readNatRule(
   session: Session,
   changing: ReadonlySet<string> = new Set(),
 ): Promise<NatRuleFields | undefined> {
-  const record = await readNatRuleRecord(session, changing);
-  return record
-    ? Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]))
-    : undefined;
+  const record = natRuleRecordOf(await readNatRuleExchange(session, changing));
+  return record ? natRuleFieldsOf(record) : undefined;
 }
 
-/** As `readNatRule`, the whole record (timestamps and ids included). */
-export async function readNatRuleRecord(
-  session: Session,
-  changing: ReadonlySet<string> = new Set(),
-): Promise<Record<string, unknown> | undefined> {
-  const exchange = await readNatRuleExchange(session, changing);
+/** The record's documented update fields. */
+const natRuleFieldsOf = (record: Readonly<Record<string, unknown>>): NatRuleFields =>
+  Object.fromEntries(NAT_RULE_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]));
+
+/** The record a read was answered with (200), as the document lets it be read. */
+export function natRuleRecordOf(exchange: Exchange | undefined): Record<string, unknown> | undefined {
   if (exchange?.response.status !== 200) return undefined;
   return natRuleAsRead(expectJsonObject(exchange, 'the NAT rule record'));
 }
@@ -88,15 +86,26 @@ export async function readNatRuleExchange(
   session: Session,
   changing: ReadonlySet<string> = new Set(),
 ): Promise<Exchange | undefined> {
+  const empty = operationRequest(session.operation('updateNatPortForwardingRule'), session, 'positive', {
+    body: '{}',
+  });
+  const exchange = await untilRuleSettles(() => session.http.send(empty));
+  return refusesAsInvalid(exchange.response.status) ? restatingRead(session, changing) : exchange;
+}
+
+/**
+ * The read of a target that refuses an empty update: an update sending one field unchanged;
+ * undefined when no field can be sent so.
+ */
+export async function restatingRead(
+  session: Session,
+  changing: ReadonlySet<string> = new Set(),
+): Promise<Exchange | undefined> {
   const op = session.operation('updateNatPortForwardingRule');
   const update = (body: string) => operationRequest(op, session, 'positive', { body });
-  let exchange = await untilRuleSettles(() => session.http.send(update('{}')));
-  if (refusesAsInvalid(exchange.response.status)) {
-    const restated = restatement(session, update('{}').path, changing);
-    if (!restated) return undefined;
-    exchange = await untilRuleSettles(() => session.http.send(update(JSON.stringify(restated))));
-  }
-  return exchange;
+  const restated = restatement(session, update('{}').path, changing);
+  if (!restated) return undefined;
+  return untilRuleSettles(() => session.http.send(update(JSON.stringify(restated))));
 }
 
 /** One field of the rule with the value it was last answered with, outside `changing`. */
@@ -235,14 +244,17 @@ export function refusedUpdateOptions(
  * The NAT rule a check that changes it works on, read as it is now: the check is skipped without
  * mutations or a listed rule, and inconclusive when the rule cannot be read.
  */
-export async function natRuleToChange(
-  t: CheckContext,
-): Promise<{ readonly op: OperationEntry; readonly original: NatRuleFields }> {
+export async function natRuleToChange(t: CheckContext): Promise<{
+  readonly op: OperationEntry;
+  readonly original: NatRuleFields;
+  /** The whole record, read-only fields and ids included. */
+  readonly record: Readonly<Record<string, unknown>>;
+}> {
   t.requireMutations();
   if (!t.session.plan.natRule) return t.skip('profile lists no resources.natRules');
   const op = t.session.operation('updateNatPortForwardingRule');
-  const original = await readNatRule(t.session);
-  if (!original)
+  const record = natRuleRecordOf(await readNatRuleExchange(t.session));
+  if (!record)
     return t.session.plan.natRule.name === undefined
       ? t.inconclusive(
           'the NAT rule could not be read: an empty partial update was not answered 200, and the profile gives no name to send unchanged instead',
@@ -252,5 +264,5 @@ export async function natRuleToChange(
           "the NAT rule could not be read: neither an empty partial update nor one sending the profile's name unchanged was answered 200",
           'list a NAT rule of the primary workspace that can be updated in resources.natRules, with its current name',
         );
-  return { op, original };
+  return { op, original: natRuleFieldsOf(record), record };
 }

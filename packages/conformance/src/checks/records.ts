@@ -15,11 +15,12 @@ import {
   expectNatRuleUnchanged,
   keepingNatRule,
   natRuleAsRead,
+  natRuleRecordOf,
   natRuleToChange,
   notRestoredCleanup,
   readNatRule,
-  readNatRuleRecord,
   refusesAsInvalid,
+  restatingRead,
   restoreNatRule,
   untilRuleSettles,
 } from './natRuleReader.js';
@@ -62,11 +63,11 @@ checks.push(
       // An empty partial update changes nothing and shows the current record, once the rule is
       // not busy (a 409 while it settles after a change is the document's conflict).
       // A target that refuses an update naming no field (A-NAT-UPDATE-EMPTY-BODY) is read by one
-      // sending a field unchanged (readNatRuleRecord).
+      // sending a field unchanged (restatingRead).
       const read = async (): Promise<Record<string, unknown> | undefined> => {
         const current = await untilRuleSettles(() => patch({}));
         if (current.response.status === 409) return undefined;
-        if (refusesAsInvalid(current.response.status)) return readNatRuleRecord(session);
+        if (refusesAsInvalid(current.response.status)) return natRuleRecordOf(await restatingRead(session));
         expectStatus(current, (s) => s === 200, '200 with the rule record for an empty partial update');
         return natRuleAsRead(expectJsonObject(current, 'the rule record'));
       };

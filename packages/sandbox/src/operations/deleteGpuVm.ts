@@ -7,15 +7,14 @@ import {
   type OperationRequest,
   type SandboxServices,
 } from './operationContext.js';
-import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
+import { inRequestWorkspace, notInWorkspace, ownedElsewhereConflict } from './workspaceFilter.js';
 
 export const deleteGpuVm: OperationHandler = (request, services) => {
   const { store, behaviour } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
-  // The ownership check raises a conflict: the answer tells that the VM exists, and where.
-  if (behaviour.fault === 'gpu-vm-owned-elsewhere-409' && vm && vm.workspaceId !== request.workspaceId)
-    return errorResult(409, `GPU VM ${vmId} belongs to workspace ${vm.workspaceId}.`);
+  const ownedElsewhere = ownedElsewhereConflict('GPU VM', vmId, vm?.workspaceId, request, services);
+  if (ownedElsewhere) return ownedElsewhere;
   // The fault marks the VM deleting first and compares its workspace after.
   if (
     behaviour.fault === 'delete-started-before-workspace-check' &&

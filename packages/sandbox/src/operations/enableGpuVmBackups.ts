@@ -2,7 +2,7 @@ import { errorResult, jsonResult } from '../operationResult.js';
 import type { BackupPolicyRecord, BackupPolicySchedule } from '../sandboxStore.js';
 import { SANDBOX_ORGANIZATION } from '../sandboxStore.js';
 import { NOT_FOUND_DETAIL, type OperationHandler } from './operationContext.js';
-import { inRequestWorkspace, notInWorkspace } from './workspaceFilter.js';
+import { inRequestWorkspace, notInWorkspace, ownedElsewhereConflict } from './workspaceFilter.js';
 
 interface EnableBackupsBody {
   schedule?: BackupPolicySchedule;
@@ -25,9 +25,8 @@ export const enableGpuVmBackups: OperationHandler = (request, services) => {
   const { store, behaviour, clock, contract } = services;
   const vmId = request.pathParameters.vm_id ?? '';
   const vm = store.gpuVms.get(vmId);
-  // The ownership check raises a conflict: the answer tells that the VM exists, and where.
-  if (behaviour.fault === 'gpu-vm-owned-elsewhere-409' && vm && vm.workspaceId !== request.workspaceId)
-    return errorResult(409, `GPU VM ${vmId} belongs to workspace ${vm.workspaceId}.`);
+  const ownedElsewhere = ownedElsewhereConflict('GPU VM', vmId, vm?.workspaceId, request, services);
+  if (ownedElsewhere) return ownedElsewhere;
   if (!vm || !inRequestWorkspace(vm.workspaceId, request, services, 'gpu-vm-lookup-ignores-workspace')) {
     return notInWorkspace(
       services,

@@ -44,3 +44,19 @@ export function notInWorkspace(
     );
   return errorResult(404, notFoundDetail);
 }
+
+/**
+ * The gpu-vm-owned-elsewhere-409 fault: the ownership check raises a conflict, whose answer tells
+ * that the resource exists, and where. Undefined when the fault is off or the resource is here.
+ */
+export function ownedElsewhereConflict(
+  what: string,
+  id: string,
+  residentWorkspace: string | undefined,
+  request: OperationRequest,
+  services: SandboxServices,
+): OperationResult | undefined {
+  if (services.behaviour.fault !== 'gpu-vm-owned-elsewhere-409') return undefined;
+  if (residentWorkspace === undefined || residentWorkspace === request.workspaceId) return undefined;
+  return errorResult(409, `${what} ${id} belongs to workspace ${residentWorkspace}.`);
+}
