@@ -36,13 +36,13 @@ import { type CliRun, runCli } from './runCli.js';
 const WALL_BOUND_MS = 15_000;
 const STACK_TRACE = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
 
-/** Tokens of the profile, kept short on purpose: short secrets are the ones that used to leak. */
+/** Obviously fake tokens of the profile, kept short on purpose: short secrets are the ones that used to leak. */
 const TOKENS = {
-  CHAOS_TOKEN_FULL: 'svc_dev_key_Qz7kP2',
-  CHAOS_TOKEN_NO_BILLING: 'svc_dev_key_nb4',
+  CHAOS_TOKEN_FULL: 'svc_dev_key_FAKE06',
+  CHAOS_TOKEN_NO_BILLING: 'svc_dev_key_fk4',
   CHAOS_TOKEN_READ_ONLY: 'svc_dev_key_R',
-  CHAOS_TOKEN_REVOKED: 'svc_dev_key_Rv7',
-  CHAOS_TOKEN_OTHER_ENV: 'svc_prod_key_Ot3',
+  CHAOS_TOKEN_REVOKED: 'svc_dev_key_fk7',
+  CHAOS_TOKEN_OTHER_ENV: 'svc_prod_key_fk3',
 } as const;
 
 function staticProfile(baseUrl: string, extra = ''): string {

@@ -28,7 +28,7 @@ describe('secret redactor', () => {
   });
 
   it('masks a secret inside a longer base64 text at any alignment (Basic credentials, encoded blobs)', () => {
-    const token = 'svc_dev_key_Qz7kP2';
+    const token = 'svc_dev_key_FAKE06';
     const redactor = createSecretRedactor([token]);
     for (const prefix of ['', 'u', 'us', 'user:'])
       for (const suffix of ['', ':', ':pw', 'xyz']) {
